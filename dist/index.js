@@ -42151,6 +42151,8 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1554);
+
 
 
 /**
@@ -42158,12 +42160,15 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
  * window has no first of the month to reset on.
  */
 const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
-/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
-/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+/**
+ * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
+ * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ */
 function jobBudget(text) {
     const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m)
+    if (!m || Number(m[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_STARTS */ .NV)
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
@@ -42352,30 +42357,137 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 /***/ }),
 
-/***/ 9445:
+/***/ 1281:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G4: () => (/* binding */ defaultPolicy),
+/* harmony export */   Lv: () => (/* binding */ LEDGER_LIMITS),
+/* harmony export */   hm: () => (/* binding */ policyValues),
+/* harmony export */   nZ: () => (/* binding */ resolvePolicy)
+/* harmony export */ });
+/* unused harmony export needingDashboard */
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5998);
+/* harmony import */ var _code_repositories_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(523);
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5403);
+/* harmony import */ var _presets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2175);
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7899);
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  G4: () => (/* binding */ defaultPolicy),
-  hm: () => (/* binding */ policyValues),
-  nZ: () => (/* binding */ resolvePolicy)
+
+
+
+
+
+
+/**
+ * The limits only the dashboard's ledger holds, by key, with the policy's field: the ledger counts
+ * the starts (`max-jobs`, `max-credits`) and lists the docs pull requests of change runs
+ * (`max-open`, `expire-after`). Without the dashboard nothing would hold them: a file that sets one
+ * with `dashboard: false` is refused (read.ts).
+ */
+const LEDGER_LIMITS = {
+    'max-jobs': 'maxJobs',
+    'max-credits': 'maxCredits',
+    'max-open': 'maxOpen',
+    'expire-after': 'expireAfter'
+};
+/**
+ * The keys a policy sets that need `dashboard: true`: approval on the dashboard, a docs project's
+ * code repositories, a limit only the ledger holds. None: its runs could go without the dashboard.
+ */
+function needingDashboard(policy) {
+    const limits = Object.keys(LEDGER_LIMITS).filter(key => policy[LEDGER_LIMITS[key]] !== undefined);
+    return [
+        ...(policy.approval === 'dashboard' ? ['approval'] : []),
+        ...(policy.codeRepositories?.length ? ['code-repositories'] : []),
+        ...limits
+    ];
+}
+/** A checked file's values over its preset's over the defaults. */
+const policyValues = (file) => ({
+    ..._presets_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .z,
+    ...(file.extends ? _presets_js__WEBPACK_IMPORTED_MODULE_5__/* .PRESETS */ .f[file.extends] : {}),
+    ...file
 });
+/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
+function resolvePolicy(values, file) {
+    const expire = values['expire-after'];
+    const credits = values['max-credits'];
+    const maxJobs = values['max-jobs'];
+    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
+        ? (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry)
+        : (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry.repository, entry.paths || entry['paths-ignore']
+            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
+            : undefined));
+    return {
+        ...(file !== undefined ? { file } : {}),
+        ...(values.extends ? { preset: values.extends } : {}),
+        values,
+        requiredPermission: values['required-permission'],
+        allowedBots: new Set(values['allowed-bots'].map(_github_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)),
+        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
+        paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .pathFilter */ .Y1)(values.paths, values['paths-ignore']),
+        skipLabel: values['skip-label'],
+        includeDiff: values['include-diff'],
+        fold: values.fold,
+        ...(repositories.length ? { codeRepositories: repositories } : {}),
+        ...(values.since !== undefined
+            ? { since: { ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(values.since), text: values.since } }
+            : {}),
+        dashboard: values.dashboard,
+        dashboardTitle: values['dashboard-title'],
+        approval: values.approval,
+        ...(maxJobs !== undefined ? { maxJobs: (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .jobBudget */ .z5)(maxJobs) } : {}),
+        ...(credits !== undefined
+            ? { maxCredits: { max: credits, windowMs: _budget_js__WEBPACK_IMPORTED_MODULE_2__/* .BUDGET_WINDOWS */ .Aw.month } }
+            : {}),
+        creditsPerRun: values['credits-per-run'],
+        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
+        ...(expire !== undefined
+            ? {
+                expireAfter: {
+                    ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(expire),
+                    text: expire,
+                    keepLabel: values['keep-label']
+                }
+            }
+            : {}),
+        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
+        ...(values['docs-root'] !== undefined
+            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
+    };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => _choices_js__WEBPACK_IMPORTED_MODULE_6__/* .WEEKDAYS */ .w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
+}
+/** The built-in policy, when the workflow's repository has no policy file. */
+const defaultPolicy = () => resolvePolicy(policyValues({}));
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
-var github_event = __nccwpck_require__(1450);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
-var budget = __nccwpck_require__(5998);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-var code_repositories = __nccwpck_require__(523);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
-var path_filter = __nccwpck_require__(5403);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
-var choices = __nccwpck_require__(7899);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/presets.js
+
+/***/ }),
+
+/***/ 2175:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ PRESETS),
+/* harmony export */   z: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7899);
 
 // Only types from the schema: a run without a policy file takes these and loads no validator.
 /**
@@ -42383,7 +42495,7 @@ var choices = __nccwpck_require__(7899);
  * here has no value unless set: no instructions, no budget, no cap, no expiry, no reviewers.
  */
 const DEFAULTS = {
-    version: choices/* POLICY_VERSION */.Ky,
+    version: _choices_js__WEBPACK_IMPORTED_MODULE_0__/* .POLICY_VERSION */ .Ky,
     'required-permission': 'write',
     'allowed-bots': [],
     paths: [],
@@ -42410,86 +42522,6 @@ const PRESETS = {
     // More at once: three docs pull requests open, the whole Pro plan's credits.
     autopilot: { 'max-open': 3, 'max-credits': 10000 }
 };
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/policy.js
-
-
-
-
-
-
-
-/** A checked file's values over its preset's over the defaults. */
-const policyValues = (file) => ({
-    ...DEFAULTS,
-    ...(file.extends ? PRESETS[file.extends] : {}),
-    ...file
-});
-/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
-function resolvePolicy(values, file) {
-    const expire = values['expire-after'];
-    const credits = values['max-credits'];
-    const maxJobs = values['max-jobs'];
-    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
-        ? (0,code_repositories/* codeRepository */.K_)(entry)
-        : (0,code_repositories/* codeRepository */.K_)(entry.repository, entry.paths || entry['paths-ignore']
-            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
-            : undefined));
-    return {
-        ...(file !== undefined ? { file } : {}),
-        ...(values.extends ? { preset: values.extends } : {}),
-        values,
-        requiredPermission: values['required-permission'],
-        allowedBots: new Set(values['allowed-bots'].map(github_event/* botName */.hO)),
-        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
-        paths: (0,path_filter/* pathFilter */.Y1)(values.paths, values['paths-ignore']),
-        skipLabel: values['skip-label'],
-        includeDiff: values['include-diff'],
-        fold: values.fold,
-        ...(repositories.length ? { codeRepositories: repositories } : {}),
-        ...(values.since !== undefined
-            ? { since: { ms: (0,duration/* parseDuration */.E9)(values.since), text: values.since } }
-            : {}),
-        dashboard: values.dashboard,
-        dashboardTitle: values['dashboard-title'],
-        approval: values.approval,
-        ...(maxJobs !== undefined ? { maxJobs: (0,budget/* jobBudget */.z5)(maxJobs) } : {}),
-        ...(credits !== undefined
-            ? { maxCredits: { max: credits, windowMs: budget/* BUDGET_WINDOWS */.Aw.month } }
-            : {}),
-        creditsPerRun: values['credits-per-run'],
-        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
-        ...(expire !== undefined
-            ? {
-                expireAfter: {
-                    ms: (0,duration/* parseDuration */.E9)(expire),
-                    text: expire,
-                    keepLabel: values['keep-label']
-                }
-            }
-            : {}),
-        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
-        ...(values['docs-root'] !== undefined
-            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {}),
-        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
-    };
-}
-const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-function quietHours(q) {
-    const timeZone = q.timezone ?? 'UTC';
-    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
-    const window = q.from !== undefined && q.to !== undefined
-        ? { from: minutes(q.from), to: minutes(q.to) }
-        : undefined;
-    const text = [
-        ...(q.days?.length ? [q.days.join(', ')] : []),
-        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
-    ].join(', ');
-    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
-}
-/** The built-in policy, when the workflow's repository has no policy file. */
-const defaultPolicy = () => resolvePolicy(policyValues({}));
 
 
 /***/ }),
@@ -42701,8 +42733,8 @@ var api = __nccwpck_require__(5021);
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
 var choices = __nccwpck_require__(7899);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy_policy = __nccwpck_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js
+var policy_policy = __nccwpck_require__(1281);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
 var problems = __nccwpck_require__(1975);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
@@ -43995,7 +44027,7 @@ async function withCounting(prepared, settings, event, deps, run) {
         return { prepared };
     // The ledger (its dashboard, its format's schema) loads only for a run a budget counts: an issue
     // run without one starts without it.
-    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(389)]).then(__nccwpck_require__.bind(__nccwpck_require__, 389));
+    const { countedRun: counting } = await Promise.all(/* import() */[__nccwpck_require__.e(934), __nccwpck_require__.e(650)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2650));
     const counted = await counting(settings, event, deps, run);
     return {
         prepared: {
@@ -47542,6 +47574,94 @@ async function docsPrComment(settings, event, { session }) {
 /** The main action: a prompt, an issue or a comment becomes a job, waited for and reported. */
 async function main_run(runner = coreRunner('Mintlify agent')) {
     await runAgentAction(runner, promptAction);
+}
+
+
+/***/ }),
+
+/***/ 1554:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Aq: () => (/* binding */ STARTS_KEPT_MS),
+/* harmony export */   M4: () => (/* binding */ decodeStarts),
+/* harmony export */   NV: () => (/* binding */ MAX_STARTS),
+/* harmony export */   PI: () => (/* binding */ noteStart),
+/* harmony export */   Rc: () => (/* binding */ DAY_KEY),
+/* harmony export */   dA: () => (/* binding */ utcDay),
+/* harmony export */   de: () => (/* binding */ MAX_DAYS),
+/* harmony export */   di: () => (/* binding */ OUTCOME_WINDOW_MS),
+/* harmony export */   jG: () => (/* binding */ startsIn30Days),
+/* harmony export */   wm: () => (/* binding */ encodeStarts)
+/* harmony export */ });
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+
+/**
+ * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
+ * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
+ * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
+ */
+/** Starts older than this are never needed again: the longest budget window is a month. */
+const STARTS_KEPT_MS = 31 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/**
+ * The newest starts kept, however many there were: a budget of more than this many jobs in its
+ * window would never be reached, so none may be allowed.
+ */
+const MAX_STARTS = 2000;
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+const OUTCOME_WINDOW_MS = 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/** Day counts kept: the outcomes' 30 days and the day in progress. */
+const MAX_DAYS = 31;
+/**
+ * The starts as written in the state: the first in epoch milliseconds, then each one's distance
+ * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
+ * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
+ * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
+ */
+function encodeStarts(starts) {
+    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
+    return sorted
+        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
+        .join(',');
+}
+/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
+const STEP = /^[0-9a-z]{1,11}$/;
+/**
+ * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
+ * of shape (a step that is not a base-36 number, or a time beyond any safe number).
+ */
+function decodeStarts(text) {
+    if (text === '')
+        return [];
+    const starts = [];
+    let at = 0;
+    for (const step of text.split(',')) {
+        if (!STEP.test(step))
+            return undefined;
+        at += parseInt(step, 36);
+        if (!Number.isSafeInteger(at))
+            return undefined;
+        starts.push(at);
+    }
+    return starts.slice(-MAX_STARTS);
+}
+/** A key of `startsByDay`: a UTC day. */
+const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
+/** The UTC day of a time, as `startsByDay` keys it. */
+const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+function noteStart(project, at) {
+    project.spend.push(at);
+    const days = (project.startsByDay ??= {});
+    const day = utcDay(at);
+    days[day] = (days[day] ?? 0) + 1;
+}
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+function startsIn30Days(project, now) {
+    const from = utcDay(now - OUTCOME_WINDOW_MS + _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
+    return Object.entries(project.startsByDay ?? {})
+        .filter(([day]) => day >= from && day <= utcDay(now))
+        .reduce((sum, [, n]) => sum + n, 0);
 }
 
 

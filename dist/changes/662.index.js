@@ -17,8 +17,8 @@ var dist = __webpack_require__(7934);
 var runner_text = __webpack_require__(3492);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
 var code_repositories = __webpack_require__(523);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy = __webpack_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js
+var policy = __webpack_require__(1281);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var policy_actions = __webpack_require__(1012);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
@@ -163,7 +163,13 @@ const pathName = (path) => path
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
 var choices = __webpack_require__(7899);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/presets.js
+var presets = __webpack_require__(2175);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+var starts = __webpack_require__(1554);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/read.js
+
+
 
 
 
@@ -245,9 +251,11 @@ function issueProblem(where, issue) {
                 : `'${(0,policy_problems/* keyName */.xT)(name)}' is not a key of a repository: write repository, paths and paths-ignore only (such as ${exampleOf('code-repositories')}).`
         };
     }
+    // A rule on a whole list or mapping says what is wrong in it; "got a list" would add nothing.
+    const whole = issue.kind === 'validation' && typeof issue.input === 'object' && issue.input;
     return {
         ...where.value(path),
-        message: `${issue.message}; got ${(0,policy_problems/* shown */.SP)(issue.input)}. For example: ${exampleOf(top)}`
+        message: `${issue.message}${whole ? '' : `; got ${(0,policy_problems/* shown */.SP)(issue.input)}`}. For example: ${exampleOf(top)}`
     };
 }
 /** A union's issues are its options'; keep those of the option the value was meant for. */
@@ -279,20 +287,73 @@ function culprit(where, file, keys) {
     const written = keys.find(k => file[k] !== undefined);
     return written ? where.key([written]) : where.key(['extends']);
 }
+/** Why a limit needs the dashboard: its ledger is what holds it. */
+const LEDGER_HOLDS = {
+    'max-jobs': 'counts the jobs and follow-ups started, so without it nothing would hold the budget',
+    'max-credits': 'counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget',
+    'max-open': 'lists the docs pull requests open, so without it nothing would hold the cap',
+    'expire-after': 'lists the docs pull requests to close, so without it none would ever be closed'
+};
+/**
+ * `max-credits` counts the runs `credits-per-run` fits in it: none, and nothing would ever start
+ * (the budget says the next place frees now, forever); more than the MAX_STARTS starts the ledger
+ * keeps, and the budget would never hold. Named at the key the file writes, the other as it came.
+ */
+function creditProblems(where, file, values, from) {
+    const credits = values['max-credits'];
+    const perRun = values['credits-per-run'];
+    if (credits === undefined)
+        return [];
+    const runs = Math.floor(credits / perRun);
+    if (runs >= 1 && runs <= starts/* MAX_STARTS */.NV)
+        return [];
+    const at = culprit(where, file, ['max-credits', 'credits-per-run']);
+    const stated = (key) => `${key}: ${values[key]}${from(key)}`;
+    // The key a problem points at is named before its message: its value alone leads.
+    const lead = (key) => at.key === key ? String(values[key]) : stated(key);
+    const over = `${runs} jobs and follow-ups in 30 days, more than the ${starts/* MAX_STARTS */.NV} starts the dashboard's ledger keeps: the budget would never hold`;
+    const message = at.key === 'credits-per-run'
+        ? runs < 1
+            ? `${lead('credits-per-run')} is more than ${stated('max-credits')}: no job or follow-up would ever fit, so nothing would start. Write credits-per-run: ${credits} or less, or a higher max-credits.`
+            : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.ceil(credits / starts/* MAX_STARTS */.NV)} or more, or a lower max-credits.`
+        : runs < 1
+            ? `${lead('max-credits')} is less than ${stated('credits-per-run')}, the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: ${perRun} or more, or a lower credits-per-run.`
+            : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${starts/* MAX_STARTS */.NV * perRun} or less, or a higher credits-per-run.`;
+    return [{ ...at, message }];
+}
 /** The rules across keys, on the values after the preset: a preset can set one side. */
 function crossKeyProblems(where, file, values, options) {
     const problems = [];
-    const from = (key) => file[key] === undefined && file.extends ? ` (from the preset ${file.extends})` : '';
+    const from = (key) => file[key] !== undefined
+        ? ''
+        : file.extends && presets/* PRESETS */.f[file.extends][key] !== undefined
+            ? ` (from the preset ${file.extends})`
+            : ' (the default)';
+    problems.push(...creditProblems(where, file, values, from));
     if (values.approval === 'dashboard' && !values.dashboard)
         problems.push({
             ...culprit(where, file, ['dashboard', 'approval']),
             message: `approval: dashboard${from('approval')} needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
         });
+    if (!values.dashboard)
+        for (const key of Object.keys(policy/* LEDGER_LIMITS */.Lv)) {
+            if (values[key] === undefined)
+                continue;
+            // Every preset sets a limit, and no key unsets one: only leaving the preset does.
+            const remove = file[key] === undefined && file.extends
+                ? `extends: ${file.extends} (a key cannot unset what its preset sets)`
+                : key;
+            problems.push({
+                ...culprit(where, file, ['dashboard', key]),
+                message: `${key}${from(key)} needs dashboard: true: the dashboard's ledger ${LEDGER_HOLDS[key]}. Write dashboard: true, or remove ${remove}.`
+            });
+        }
     const repositories = values['code-repositories'];
     if (values.since !== undefined && !repositories.length)
         problems.push({
+            // Named at since: the key leads the message.
             ...where.value(['since']),
-            message: `since needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+            message: `needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
         });
     if (repositories.length && !values.dashboard)
         problems.push({

@@ -33654,7 +33654,7 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
 /* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(215);
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7424);
 
 
 
@@ -33861,7 +33861,7 @@ const stateOf = (issue, ctx) => {
 /* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1450);
 /* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5082);
 /* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7424);
 /* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
 
 
@@ -34023,7 +34023,7 @@ function closingComment(ctx, stale) {
 /* harmony import */ var _names_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3254);
 /* harmony import */ var _expiry_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8231);
 /* harmony import */ var _staleness_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5916);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7424);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8703);
 
 
@@ -34290,8 +34290,8 @@ function repositoriesOf(job) {
 var watermarks = __nccwpck_require__(8575);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __nccwpck_require__(3529);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(7424);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 
 
@@ -35652,7 +35652,7 @@ const day = (ms) => new Date(ms).toISOString().slice(0, 10);
 /* harmony export */   bO: () => (/* binding */ setWatermark),
 /* harmony export */   eZ: () => (/* binding */ namesOf)
 /* harmony export */ });
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
 /* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(523);
 
 
@@ -36299,8 +36299,8 @@ var api = __nccwpck_require__(5021);
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
 var choices = __nccwpck_require__(7899);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy_policy = __nccwpck_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js
+var policy_policy = __nccwpck_require__(1281);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
 var problems = __nccwpck_require__(1975);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
@@ -40574,8 +40574,8 @@ const batchSize = (batch) => batch.pulls.length + batch.commits.length;
 
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/approval-box.js
 var approval_box = __nccwpck_require__(831);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(7424);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/changes/approval.js
 
 
@@ -43213,6 +43213,7 @@ async function ownChange(ctx, plan) {
 
 
 
+
 /**
  * Code changes become one batch, a prompt (the changes described and capped), a comment on the
  * event's pull request, and a new job or a follow-up to the job whose docs pull request is still
@@ -43372,8 +43373,9 @@ class ChangeRun extends ChangeContext {
     }
     openLedger() {
         const { settings, event, deps } = this;
-        // A docs project keeps its ledger: only a repository of its own may go without.
-        const withoutLedger = settings.codeRepositories?.length
+        // Offered only to a policy that could go without the dashboard: a docs project, approval on
+        // it or a limit its ledger holds would have that setting refused.
+        const withoutLedger = (0,policy_policy/* needingDashboard */.LZ)(settings).length
             ? undefined
             : `set '${agent_names/* Key */.Uz.Dashboard}: false' to run every change as its own job without a record`;
         return (0,run_ledger/* openRunLedger */.f)(this.github, settings, event, deps.clock, {
@@ -43542,11 +43544,11 @@ function changeRefusal(inputs, event) {
 /** The inputs over the policy file, and the keys of it that need an input this workflow lacks. */
 function changesSettings(inputs, policy) {
     const settings = (0,agent_settings/* withPolicy */.hZ)(inputs, policy);
-    const why = 'docs pull requests are in the docs repository, written with a token that can write its pull requests.';
+    const why = (key) => `docs pull requests are in the docs repository, written with a token that can write its pull requests. Give '${agent_names/* Input */.pd.DocsToken}' a token with 'pull-requests: write' on the docs repository, or remove '${key}'.`;
     if (settings.expireAfter && !settings.docsToken)
-        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.ExpireAfter, agent_names/* Input */.pd.DocsToken, why);
+        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.ExpireAfter, agent_names/* Input */.pd.DocsToken, why(agent_names/* Key */.Uz.ExpireAfter));
     if (settings.reviewers && !settings.docsToken)
-        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.Reviewers, agent_names/* Input */.pd.DocsToken, why);
+        throw (0,agent_settings/* needsInput */.OB)(settings, agent_names/* Key */.Uz.Reviewers, agent_names/* Input */.pd.DocsToken, why(agent_names/* Key */.Uz.Reviewers));
     if (settings.codeToken && !settings.codeRepositories?.length)
         throw new errors/* InputError */.dz(`Input '${agent_names/* Input */.pd.CodeToken}' needs '${agent_names/* Key */.Uz.CodeRepositories}' in the policy file: it reads the code repositories listed there.`);
     return settings;
@@ -51942,6 +51944,8 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1554);
+
 
 
 /**
@@ -51949,12 +51953,15 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
  * window has no first of the month to reset on.
  */
 const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
-/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
-/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+/**
+ * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
+ * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ */
 function jobBudget(text) {
     const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m)
+    if (!m || Number(m[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_STARTS */ .NV)
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
@@ -52143,30 +52150,137 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 /***/ }),
 
-/***/ 9445:
+/***/ 1281:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G4: () => (/* binding */ defaultPolicy),
+/* harmony export */   LZ: () => (/* binding */ needingDashboard),
+/* harmony export */   Lv: () => (/* binding */ LEDGER_LIMITS),
+/* harmony export */   hm: () => (/* binding */ policyValues),
+/* harmony export */   nZ: () => (/* binding */ resolvePolicy)
+/* harmony export */ });
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5998);
+/* harmony import */ var _code_repositories_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(523);
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5403);
+/* harmony import */ var _presets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2175);
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7899);
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  G4: () => (/* binding */ defaultPolicy),
-  hm: () => (/* binding */ policyValues),
-  nZ: () => (/* binding */ resolvePolicy)
+
+
+
+
+
+
+/**
+ * The limits only the dashboard's ledger holds, by key, with the policy's field: the ledger counts
+ * the starts (`max-jobs`, `max-credits`) and lists the docs pull requests of change runs
+ * (`max-open`, `expire-after`). Without the dashboard nothing would hold them: a file that sets one
+ * with `dashboard: false` is refused (read.ts).
+ */
+const LEDGER_LIMITS = {
+    'max-jobs': 'maxJobs',
+    'max-credits': 'maxCredits',
+    'max-open': 'maxOpen',
+    'expire-after': 'expireAfter'
+};
+/**
+ * The keys a policy sets that need `dashboard: true`: approval on the dashboard, a docs project's
+ * code repositories, a limit only the ledger holds. None: its runs could go without the dashboard.
+ */
+function needingDashboard(policy) {
+    const limits = Object.keys(LEDGER_LIMITS).filter(key => policy[LEDGER_LIMITS[key]] !== undefined);
+    return [
+        ...(policy.approval === 'dashboard' ? ['approval'] : []),
+        ...(policy.codeRepositories?.length ? ['code-repositories'] : []),
+        ...limits
+    ];
+}
+/** A checked file's values over its preset's over the defaults. */
+const policyValues = (file) => ({
+    ..._presets_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .z,
+    ...(file.extends ? _presets_js__WEBPACK_IMPORTED_MODULE_5__/* .PRESETS */ .f[file.extends] : {}),
+    ...file
 });
+/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
+function resolvePolicy(values, file) {
+    const expire = values['expire-after'];
+    const credits = values['max-credits'];
+    const maxJobs = values['max-jobs'];
+    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
+        ? (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry)
+        : (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry.repository, entry.paths || entry['paths-ignore']
+            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
+            : undefined));
+    return {
+        ...(file !== undefined ? { file } : {}),
+        ...(values.extends ? { preset: values.extends } : {}),
+        values,
+        requiredPermission: values['required-permission'],
+        allowedBots: new Set(values['allowed-bots'].map(_github_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)),
+        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
+        paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .pathFilter */ .Y1)(values.paths, values['paths-ignore']),
+        skipLabel: values['skip-label'],
+        includeDiff: values['include-diff'],
+        fold: values.fold,
+        ...(repositories.length ? { codeRepositories: repositories } : {}),
+        ...(values.since !== undefined
+            ? { since: { ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(values.since), text: values.since } }
+            : {}),
+        dashboard: values.dashboard,
+        dashboardTitle: values['dashboard-title'],
+        approval: values.approval,
+        ...(maxJobs !== undefined ? { maxJobs: (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .jobBudget */ .z5)(maxJobs) } : {}),
+        ...(credits !== undefined
+            ? { maxCredits: { max: credits, windowMs: _budget_js__WEBPACK_IMPORTED_MODULE_2__/* .BUDGET_WINDOWS */ .Aw.month } }
+            : {}),
+        creditsPerRun: values['credits-per-run'],
+        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
+        ...(expire !== undefined
+            ? {
+                expireAfter: {
+                    ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(expire),
+                    text: expire,
+                    keepLabel: values['keep-label']
+                }
+            }
+            : {}),
+        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
+        ...(values['docs-root'] !== undefined
+            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
+    };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => _choices_js__WEBPACK_IMPORTED_MODULE_6__/* .WEEKDAYS */ .w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
+}
+/** The built-in policy, when the workflow's repository has no policy file. */
+const defaultPolicy = () => resolvePolicy(policyValues({}));
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
-var github_event = __nccwpck_require__(1450);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
-var budget = __nccwpck_require__(5998);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-var code_repositories = __nccwpck_require__(523);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
-var path_filter = __nccwpck_require__(5403);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js
-var choices = __nccwpck_require__(7899);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/presets.js
+
+/***/ }),
+
+/***/ 2175:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ PRESETS),
+/* harmony export */   z: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7899);
 
 // Only types from the schema: a run without a policy file takes these and loads no validator.
 /**
@@ -52174,7 +52288,7 @@ var choices = __nccwpck_require__(7899);
  * here has no value unless set: no instructions, no budget, no cap, no expiry, no reviewers.
  */
 const DEFAULTS = {
-    version: choices/* POLICY_VERSION */.Ky,
+    version: _choices_js__WEBPACK_IMPORTED_MODULE_0__/* .POLICY_VERSION */ .Ky,
     'required-permission': 'write',
     'allowed-bots': [],
     paths: [],
@@ -52201,86 +52315,6 @@ const PRESETS = {
     // More at once: three docs pull requests open, the whole Pro plan's credits.
     autopilot: { 'max-open': 3, 'max-credits': 10000 }
 };
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/policy.js
-
-
-
-
-
-
-
-/** A checked file's values over its preset's over the defaults. */
-const policyValues = (file) => ({
-    ...DEFAULTS,
-    ...(file.extends ? PRESETS[file.extends] : {}),
-    ...file
-});
-/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
-function resolvePolicy(values, file) {
-    const expire = values['expire-after'];
-    const credits = values['max-credits'];
-    const maxJobs = values['max-jobs'];
-    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
-        ? (0,code_repositories/* codeRepository */.K_)(entry)
-        : (0,code_repositories/* codeRepository */.K_)(entry.repository, entry.paths || entry['paths-ignore']
-            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
-            : undefined));
-    return {
-        ...(file !== undefined ? { file } : {}),
-        ...(values.extends ? { preset: values.extends } : {}),
-        values,
-        requiredPermission: values['required-permission'],
-        allowedBots: new Set(values['allowed-bots'].map(github_event/* botName */.hO)),
-        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
-        paths: (0,path_filter/* pathFilter */.Y1)(values.paths, values['paths-ignore']),
-        skipLabel: values['skip-label'],
-        includeDiff: values['include-diff'],
-        fold: values.fold,
-        ...(repositories.length ? { codeRepositories: repositories } : {}),
-        ...(values.since !== undefined
-            ? { since: { ms: (0,duration/* parseDuration */.E9)(values.since), text: values.since } }
-            : {}),
-        dashboard: values.dashboard,
-        dashboardTitle: values['dashboard-title'],
-        approval: values.approval,
-        ...(maxJobs !== undefined ? { maxJobs: (0,budget/* jobBudget */.z5)(maxJobs) } : {}),
-        ...(credits !== undefined
-            ? { maxCredits: { max: credits, windowMs: budget/* BUDGET_WINDOWS */.Aw.month } }
-            : {}),
-        creditsPerRun: values['credits-per-run'],
-        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
-        ...(expire !== undefined
-            ? {
-                expireAfter: {
-                    ms: (0,duration/* parseDuration */.E9)(expire),
-                    text: expire,
-                    keepLabel: values['keep-label']
-                }
-            }
-            : {}),
-        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
-        ...(values['docs-root'] !== undefined
-            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {}),
-        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
-    };
-}
-const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-function quietHours(q) {
-    const timeZone = q.timezone ?? 'UTC';
-    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
-    const window = q.from !== undefined && q.to !== undefined
-        ? { from: minutes(q.from), to: minutes(q.to) }
-        : undefined;
-    const text = [
-        ...(q.days?.length ? [q.days.join(', ')] : []),
-        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
-    ].join(', ');
-    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
-}
-/** The built-in policy, when the workflow's repository has no policy file. */
-const defaultPolicy = () => resolvePolicy(policyValues({}));
 
 
 /***/ }),
@@ -52371,12 +52405,14 @@ const keyName = (key) => looksSecret(key)
 /* harmony export */   uc: () => (/* binding */ keyInfo)
 /* harmony export */ });
 /* unused harmony exports EXPIRE_AFTER_MS, SINCE_MS, DURATION_PATTERN */
-/* harmony import */ var valibot__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7934);
+/* harmony import */ var valibot__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(7934);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5998);
-/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7899);
-/* harmony import */ var _code_repositories_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(523);
-/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5403);
+/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1554);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5998);
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7899);
+/* harmony import */ var _code_repositories_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(523);
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5403);
+
 
 
 
@@ -52399,30 +52435,33 @@ const SINCE_MS = { min: _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .HOUR
 /** A duration as `parseDuration` reads it, in lower case as the file writes it. */
 const DURATION_PATTERN = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h|d|w))+$/;
 /** A key of the file: optional, with what people read about it. */
-const key = (schema, info) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(schema, valibot__WEBPACK_IMPORTED_MODULE_5__/* .title */ .DDF(info.form), valibot__WEBPACK_IMPORTED_MODULE_5__/* .description */ .h_(info.description), valibot__WEBPACK_IMPORTED_MODULE_5__/* .metadata */ .yuE({ examples: [info.example] })));
-const label = (what) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(`must be ${what}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .minLength */ .BpQ(1, `must be ${what}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(50, 'must be at most 50 characters (GitHub’s longest label name)'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(/^\S(?:[^\r\n]*\S)?$/, 'must be one line with no space at either end'));
+const key = (schema, info) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(schema, valibot__WEBPACK_IMPORTED_MODULE_6__/* .title */ .DDF(info.form), valibot__WEBPACK_IMPORTED_MODULE_6__/* .description */ .h_(info.description), valibot__WEBPACK_IMPORTED_MODULE_6__/* .metadata */ .yuE({ examples: [info.example] })));
+const label = (what) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP(`must be ${what}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .minLength */ .BpQ(1, `must be ${what}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(50, 'must be at most 50 characters (GitHub’s longest label name)'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(/^\S(?:[^\r\n]*\S)?$/, 'must be one line with no space at either end'));
 /** A duration within its range, as `parseDuration` reads it: `example` is the one its messages give. */
-const duration = (range, example, rangeText) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP(`must be a duration such as ${example}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(DURATION_PATTERN, `must be a duration such as ${example}, 2w or 36h`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .check */ .z6Y(text => {
+const duration = (range, example, rangeText) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP(`must be a duration such as ${example}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(DURATION_PATTERN, `must be a duration such as ${example}, 2w or 36h`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(text => {
     const ms = (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .parseDuration */ .E9)(text) ?? 0;
     return ms >= range.min && ms <= range.max;
 }, `must be from ${rangeText}`));
 const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/;
-const glob = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a glob such as src/** (text, quoted when it starts with ! or *)'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .minLength */ .BpQ(1, 'must be a glob such as src/**, not empty'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(500, 'must be a glob of at most 500 characters'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .check */ .z6Y(_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .isGlob */ .fg, 'is not a glob picomatch can read (an unclosed [ or ( ?)'));
-const globs = (what) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(glob, `must be a YAML list of globs${what}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_PATTERNS */ .nP, `must list at most ${_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_PATTERNS */ .nP} globs`));
-const repository = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a repository as owner/repo'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .REPOSITORY_PATTERN */ .G_, 'must be a repository as owner/repo, such as acme/api'));
-const codeRepository = valibot__WEBPACK_IMPORTED_MODULE_5__/* .union */ .KCZ([
+const glob = valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a glob such as src/** (text, quoted when it starts with ! or *)'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .minLength */ .BpQ(1, 'must be a glob such as src/**, not empty'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(500, 'must be a glob of at most 500 characters'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(_path_filter_js__WEBPACK_IMPORTED_MODULE_5__/* .isGlob */ .fg, 'is not a glob picomatch can read (an unclosed [ or ( ?)'));
+const globs = (what) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .array */ .YOg(glob, `must be a YAML list of globs${what}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(_path_filter_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_PATTERNS */ .nP, `must list at most ${_path_filter_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_PATTERNS */ .nP} globs`));
+const repository = valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a repository as owner/repo'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(_code_repositories_js__WEBPACK_IMPORTED_MODULE_4__/* .REPOSITORY_PATTERN */ .G_, 'must be a repository as owner/repo, such as acme/api'));
+const codeRepository = valibot__WEBPACK_IMPORTED_MODULE_6__/* .union */ .KCZ([
     repository,
-    valibot__WEBPACK_IMPORTED_MODULE_5__/* .strictObject */ .rej({
+    valibot__WEBPACK_IMPORTED_MODULE_6__/* .strictObject */ .rej({
         repository,
-        paths: valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(globs(' for this repository')),
-        'paths-ignore': valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(globs(' this repository ignores'))
+        paths: valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(globs(' for this repository')),
+        'paths-ignore': valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(globs(' this repository ignores'))
     }, 'must be owner/repo or a mapping of repository, paths and paths-ignore')
 ], 'must be owner/repo, or a mapping of repository with its own paths and paths-ignore');
-const wholeNumber = (min, max) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .number */ .aig(`must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .integer */ .ndf(`must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .minValue */ .Wwf(min, `must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxValue */ .cGV(max, `must be a whole number from ${min} to ${max}`));
-const choice = (choices) => valibot__WEBPACK_IMPORTED_MODULE_5__/* .picklist */ .KIO(choices, `must be one of ${choices.join(', ')}`);
-const boolean = valibot__WEBPACK_IMPORTED_MODULE_5__/* .boolean */ .zMY('must be true or false');
+const wholeNumber = (min, max) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .number */ .aig(`must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .integer */ .ndf(`must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .minValue */ .Wwf(min, `must be a whole number from ${min} to ${max}`), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxValue */ .cGV(max, `must be a whole number from ${min} to ${max}`));
+const choice = (choices) => valibot__WEBPACK_IMPORTED_MODULE_6__/* .picklist */ .KIO(choices, `must be one of ${choices.join(', ')}`);
+const boolean = valibot__WEBPACK_IMPORTED_MODULE_6__/* .boolean */ .zMY('must be true or false');
+const MAX_JOBS_MESSAGE = `must be N/day, N/week or N/month with N a whole number from 1 to ${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV}`;
 /** A time of day, 24-hour: `07:00`, `22:30`. */
-const clockTime = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a time such as 07:00'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30'));
+const clockTime = valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a time such as 07:00'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30'));
+/** The first item a list holds twice. */
+const twice = (items) => items.find((item, i) => items.indexOf(item) !== i);
 /** A time zone the runtime knows (IANA names, UTC). */
 function isTimeZone(name) {
     try {
@@ -52433,28 +52472,32 @@ function isTimeZone(name) {
         return false;
     }
 }
-const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .strictObject */ .rej({
-    version: key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .literal */ .euz(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .POLICY_VERSION */ .Ky, `must be ${_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .POLICY_VERSION */ .Ky}`), {
-        form: `${_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .POLICY_VERSION */ .Ky}`,
+const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .strictObject */ .rej({
+    version: key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .literal */ .euz(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .POLICY_VERSION */ .Ky, issue => 
+    // "1" in quotes is YAML's text, not the number.
+    typeof issue.input === 'string'
+        ? `must be the number ${_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .POLICY_VERSION */ .Ky}, without quotes`
+        : `must be the number ${_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .POLICY_VERSION */ .Ky}`), {
+        form: `${_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .POLICY_VERSION */ .Ky}`,
         description: 'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
-        example: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .POLICY_VERSION */ .Ky
+        example: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .POLICY_VERSION */ .Ky
     }),
-    extends: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .PRESET_NAMES */ .dO), {
-        form: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .PRESET_NAMES */ .dO.join(' | '),
+    extends: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .PRESET_NAMES */ .dO), {
+        form: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .PRESET_NAMES */ .dO.join(' | '),
         description: 'A preset the file starts from: cautious (changes wait for a tick on the dashboard, one docs pull request open at a time, 20 jobs a month), standard (one open docs pull request, 9,000 credits a month) or autopilot (three open, 10,000 credits a month). A key written in this file overrides the preset’s value.',
         example: 'standard'
     }),
-    'required-permission': key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .PERMISSION_CHOICES */ .rv), {
-        form: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .PERMISSION_CHOICES */ .rv.join(' | '),
+    'required-permission': key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .PERMISSION_CHOICES */ .rv), {
+        form: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .PERMISSION_CHOICES */ .rv.join(' | '),
         description: 'The least permission on the repository the person who triggers a run needs (adding the label, a comment, a tick on the dashboard); none turns the check off.',
         example: 'write'
     }),
-    'allowed-bots': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a bot’s login such as renovate'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(100, 'must be a login of at most 100 characters'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(LOGIN, 'must be a login such as renovate or renovate[bot]')), 'must be a YAML list of logins'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(100, 'must list at most 100 logins')), {
+    'allowed-bots': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .array */ .YOg(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a bot’s login such as renovate'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(100, 'must be a login of at most 100 characters'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(LOGIN, 'must be a login such as renovate or renovate[bot]')), 'must be a YAML list of logins'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(100, 'must list at most 100 logins')), {
         form: 'list of logins (renovate or renovate[bot])',
         description: 'Bots allowed to trigger a run, or to author a merged pull request that starts one; other bots are refused.',
         example: ['renovate', 'dependabot[bot]']
     }),
-    instructions: key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be text'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(/\S/, 'must be text, not blank'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(MAX_INSTRUCTIONS, `must be at most ${MAX_INSTRUCTIONS} characters`)), {
+    instructions: key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be text'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(/\S/, 'must be text, not blank'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(MAX_INSTRUCTIONS, `must be at most ${MAX_INSTRUCTIONS} characters`)), {
         form: `text, at most ${MAX_INSTRUCTIONS} characters`,
         description: 'A standing instruction sent before every request the actions build (a new job, a follow-up, a change’s prompt): the docs’ voice, what to leave alone.',
         example: 'Write in the second person. Never edit the changelog pages.'
@@ -52479,13 +52522,13 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valib
         description: 'Add an excerpt of the patches to the prompt (a change’s description stays under 32,000 bytes).',
         example: true
     }),
-    fold: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .FOLD_MODES */ .NA), {
-        form: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .FOLD_MODES */ .NA.join(' | '),
+    fold: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .FOLD_MODES */ .NA), {
+        form: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .FOLD_MODES */ .NA.join(' | '),
         description: 'open-pr sends a change as a follow-up to the job whose docs pull request is still open (or still running) instead of starting a new job; never starts a new job for every change.',
         example: 'open-pr'
     }),
-    'code-repositories': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(codeRepository, 'must be a YAML list of repositories'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_CODE_REPOSITORIES */ .oZ, `must list at most ${_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_CODE_REPOSITORIES */ .oZ} repositories per docs project`)), {
-        form: `list of owner/repo or {repository, paths, paths-ignore} (at most ${_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_CODE_REPOSITORIES */ .oZ})`,
+    'code-repositories': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .array */ .YOg(codeRepository, 'must be a YAML list of repositories'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(_code_repositories_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_CODE_REPOSITORIES */ .oZ, `must list at most ${_code_repositories_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_CODE_REPOSITORIES */ .oZ} repositories per docs project`)), {
+        form: `list of owner/repo or {repository, paths, paths-ignore} (at most ${_code_repositories_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_CODE_REPOSITORIES */ .oZ})`,
         description: 'In a docs repository: the code repositories this docs project documents, each from its own watermark in the dashboard’s ledger (needs dashboard: true). A repository with its own paths or paths-ignore uses those; the others use the file’s. Empty: this repository’s own changes.',
         example: ['acme/cli', { repository: 'acme/api', paths: ['src/**', '!**/*.test.ts'] }]
     }),
@@ -52496,27 +52539,27 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valib
     }),
     dashboard: key(boolean, {
         form: 'true | false',
-        description: 'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job.',
+        description: 'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job. Refused with max-jobs, max-credits, max-open or expire-after, which only the ledger holds (every preset sets one).',
         example: true
     }),
-    'dashboard-title': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a title of 1 to 256 characters'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(/^[^\r\n]*\S[^\r\n]*$/, 'must be a title on one line, not blank'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(256, 'must be a title of at most 256 characters')), {
+    'dashboard-title': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a title of 1 to 256 characters'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(/^[^\r\n]*\S[^\r\n]*$/, 'must be a title on one line, not blank'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(256, 'must be a title of at most 256 characters')), {
         form: 'title (1–256 characters)',
         description: 'The title of the dashboard issue, when it is created.',
         example: 'Docs agent dashboard'
     }),
-    approval: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .APPROVAL_MODES */ .lU), {
-        form: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .APPROVAL_MODES */ .lU.join(' | '),
-        description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true).',
+    approval: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .APPROVAL_MODES */ .lU), {
+        form: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .APPROVAL_MODES */ .lU.join(' | '),
+        description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
     }),
-    'max-jobs': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a count per window such as 20/month'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(_budget_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_JOBS_PATTERN */ .Ho, 'must be N/day, N/week or N/month with N a whole number from 1 to 9999')), {
-        form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
-        description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees.',
+    'max-jobs': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a count per window such as 20/month'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_JOBS_PATTERN */ .Ho, MAX_JOBS_MESSAGE), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(text => (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .jobBudget */ .z5)(text) !== undefined, `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV} starts, so a higher count would never hold`)), {
+        form: `N/day | N/week | N/month (N 1–${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV}; a month is 30 days)`,
+        description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
         example: '20/month'
     }),
     'max-credits': key(wholeNumber(1, 1_000_000), {
         form: 'whole number (1–1,000,000)',
-        description: 'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard.',
+        description: `Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true). It must fit one run (credits-per-run) and at most ${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV} runs, the starts the dashboard's ledger keeps.`,
         example: 9000
     }),
     'credits-per-run': key(wholeNumber(1, 10_000), {
@@ -52526,12 +52569,12 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valib
     }),
     'max-open': key(wholeNumber(1, 100), {
         form: 'whole number (1–100)',
-        description: 'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
+        description: 'At most this many docs pull requests of change runs open at once, as the dashboard records them (a running job without one yet counts): a change that cannot fold waits on the dashboard (needs dashboard: true). Those of issue, comment and prompt runs are not recorded, so not counted.',
         example: 1
     }),
     'expire-after': key(duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
         form: 'duration, 1h–365d (14d, 2w)',
-        description: 'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
+        description: 'Change runs close the docs pull requests they started, as the dashboard records them, once nobody but the agent has touched one for this long, with a comment; the next change starts a new job. Those of issue, comment and prompt runs are not recorded, so never closed. Needs dashboard: true and the docs-token input.',
         example: '14d'
     }),
     'keep-label': key(label('a label name of 1 to 50 characters'), {
@@ -52539,19 +52582,21 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valib
         description: 'A docs pull request carrying this label never expires.',
         example: 'docs-agent-keep'
     }),
-    reviewers: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .REVIEWER_MODES */ .nP), {
-        form: _choices_js__WEBPACK_IMPORTED_MODULE_2__/* .REVIEWER_MODES */ .nP.join(' | '),
+    reviewers: key(choice(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .REVIEWER_MODES */ .nP), {
+        form: _choices_js__WEBPACK_IMPORTED_MODULE_3__/* .REVIEWER_MODES */ .nP.join(' | '),
         description: 'authors: request the authors of the documented pull requests as reviewers of the docs pull request (bots and people without access left out). Needs the docs-token input.',
         example: 'authors'
     }),
-    'quiet-hours': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .strictObject */ .rej({
-        days: valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .array */ .YOg(valibot__WEBPACK_IMPORTED_MODULE_5__/* .picklist */ .KIO(_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .WEEKDAYS */ .w4, `must be days such as ${_choices_js__WEBPACK_IMPORTED_MODULE_2__/* .WEEKDAYS */ .w4.slice(5).join(', ')}`), 'must be a YAML list of days'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(7, 'must list each day once at most'))),
-        from: valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(clockTime),
-        to: valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(clockTime),
-        timezone: valibot__WEBPACK_IMPORTED_MODULE_5__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a time zone such as Europe/Berlin'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .check */ .z6Y(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')))
-    }, 'must be a mapping of days, from, to and timezone'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .check */ .z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .check */ .z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to')), {
+    'quiet-hours': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .strictObject */ .rej({
+        days: valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .array */ .YOg(valibot__WEBPACK_IMPORTED_MODULE_6__/* .picklist */ .KIO(_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .WEEKDAYS */ .w4, `must be days such as ${_choices_js__WEBPACK_IMPORTED_MODULE_3__/* .WEEKDAYS */ .w4.slice(5).join(', ')}`), 'must be a YAML list of days'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(7, 'must list each day once at most'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(days => new Set(days).size === days.length, issue => `lists ${twice(issue.input)} twice: list each day once`))),
+        from: valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(clockTime),
+        to: valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(clockTime),
+        timezone: valibot__WEBPACK_IMPORTED_MODULE_6__/* .optional */ .lqM(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a time zone such as Europe/Berlin'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')))
+    }, 'must be a mapping of days, from, to and timezone'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to'), 
+    // The window is [from, to): one that ends where it starts holds no minute.
+    valibot__WEBPACK_IMPORTED_MODULE_6__/* .forward */ .sYn(valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(q => q.from === undefined || q.from !== q.to, issue => `from and to are both ${issue.input.from}: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days`), ['to'])), {
         form: '{days, from, to, timezone}',
-        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch within them, unless max-jobs, max-credits or max-open holds it. Issue, comment and review runs (a person asked) are not held.',
         example: {
             days: ['saturday', 'sunday'],
             from: '20:00',
@@ -52559,21 +52604,21 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valib
             timezone: 'Europe/Berlin'
         }
     }),
-    'docs-root': key(valibot__WEBPACK_IMPORTED_MODULE_5__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_5__/* .string */ .YjP('must be a folder path such as docs'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .maxLength */ .Ru6(200, 'must be a folder path of at most 200 characters'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .regex */ .yGV(/^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[\w.@()+ -]+(?:\/[\w.@()+ -]+)*\/?$/, 'must be a folder path relative to the repository’s root, without . or .. parts')), {
+    'docs-root': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a folder path such as docs'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .maxLength */ .Ru6(200, 'must be a folder path of at most 200 characters'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(/^(?!\/)(?!.*(?:^|\/)\.{1,2}(?:\/|$))[\w.@()+ -]+(?:\/[\w.@()+ -]+)*\/?$/, 'must be a folder path relative to the repository’s root, without . or .. parts')), {
         form: 'folder path, relative, no ..',
         description: 'The folder Mintlify deploys (where docs.json is), when it is not the repository’s root. Unset: found from the repository’s files.',
         example: 'docs'
     })
-}, 'must be a mapping of keys such as extends: standard'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .title */ .DDF('Mintlify docs agent policy'), valibot__WEBPACK_IMPORTED_MODULE_5__/* .description */ .h_('The policy of the Mintlify docs agent actions (.github/docs-agent.yml): what starts the agent, which changes count, the budget and the dashboard.'));
+}, 'must be a mapping of keys such as extends: standard'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .title */ .DDF('Mintlify docs agent policy'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .description */ .h_('The policy of the Mintlify docs agent actions (.github/docs-agent.yml): what starts the agent, which changes count, the budget and the dashboard.'));
 /** The keys, in the file's order. */
 const POLICY_KEYS = Object.keys(POLICY_SCHEMA.entries);
 /** What people read about a key: its form, description and example. */
 function keyInfo(name) {
     const schema = POLICY_SCHEMA.entries[name].wrapped;
     return {
-        form: valibot__WEBPACK_IMPORTED_MODULE_5__/* .getTitle */ .LK1(schema) ?? '',
-        description: valibot__WEBPACK_IMPORTED_MODULE_5__/* .getDescription */ .fYn(schema) ?? '',
-        example: valibot__WEBPACK_IMPORTED_MODULE_5__/* .getMetadata */ .yb2(schema).examples[0]
+        form: valibot__WEBPACK_IMPORTED_MODULE_6__/* .getTitle */ .LK1(schema) ?? '',
+        description: valibot__WEBPACK_IMPORTED_MODULE_6__/* .getDescription */ .fYn(schema) ?? '',
+        example: valibot__WEBPACK_IMPORTED_MODULE_6__/* .getMetadata */ .yb2(schema).examples[0]
     };
 }
 
@@ -52678,7 +52723,7 @@ function yamlDocument(mapping) {
 
 /***/ }),
 
-/***/ 324:
+/***/ 7424:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -52690,7 +52735,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   L8: () => (/* reexport */ LIVE),
   GA: () => (/* reexport */ MAX_FORMER_NAMES),
   OP: () => (/* reexport */ MAX_WRITERS),
-  di: () => (/* reexport */ OUTCOME_WINDOW_MS),
+  di: () => (/* reexport */ starts/* OUTCOME_WINDOW_MS */.di),
   VT: () => (/* reexport */ addedItems),
   C$: () => (/* binding */ dashboardPlace),
   Hg: () => (/* reexport */ emptyLedger),
@@ -52705,10 +52750,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   yO: () => (/* reexport */ mergedLedger),
   Cz: () => (/* reexport */ noItems),
   pn: () => (/* reexport */ noneAdded),
-  PI: () => (/* reexport */ noteStart),
+  PI: () => (/* reexport */ starts/* noteStart */.PI),
   vx: () => (/* reexport */ openedAt),
   wL: () => (/* binding */ readDashboardState),
-  jG: () => (/* reexport */ startsIn30Days)
+  jG: () => (/* reexport */ starts/* startsIn30Days */.jG)
 });
 
 // UNUSED EXPORTS: STARTS_KEPT_MS, readLedger, utcDay
@@ -52717,78 +52762,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var dist = __nccwpck_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __nccwpck_require__(6508);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
-
-/**
- * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
- * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
- * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
- */
-/** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
-/**
- * The newest starts kept, however many there were: a budget of more than this many jobs in its
- * window would never be reached, so none may be allowed.
- */
-const MAX_STARTS = 2000;
-/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
-/** Day counts kept: the outcomes' 30 days and the day in progress. */
-const MAX_DAYS = 31;
-/**
- * The starts as written in the state: the first in epoch milliseconds, then each one's distance
- * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
- * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
- * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
- */
-function encodeStarts(starts) {
-    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
-    return sorted
-        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
-        .join(',');
-}
-/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
-const STEP = /^[0-9a-z]{1,11}$/;
-/**
- * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
- * of shape (a step that is not a base-36 number, or a time beyond any safe number).
- */
-function decodeStarts(text) {
-    if (text === '')
-        return [];
-    const starts = [];
-    let at = 0;
-    for (const step of text.split(',')) {
-        if (!STEP.test(step))
-            return undefined;
-        at += parseInt(step, 36);
-        if (!Number.isSafeInteger(at))
-            return undefined;
-        starts.push(at);
-    }
-    return starts.slice(-MAX_STARTS);
-}
-/** A key of `startsByDay`: a UTC day. */
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
-/** The UTC day of a time, as `startsByDay` keys it. */
-const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
-/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
-function noteStart(project, at) {
-    project.spend.push(at);
-    const days = (project.startsByDay ??= {});
-    const day = utcDay(at);
-    days[day] = (days[day] ?? 0) + 1;
-}
-/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
-function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
-    return Object.entries(project.startsByDay ?? {})
-        .filter(([day]) => day >= from && day <= utcDay(now))
-        .reduce((sum, [, n]) => sum + n, 0);
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+var starts = __nccwpck_require__(1554);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/format.js
 
 
@@ -53051,9 +53026,9 @@ const unreadRepositories = byRepository(UnreadSchema, MAX_REPOSITORIES);
 const watermarks = byRepository(WatermarkSchema, MAX_WATERMARKS);
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
 const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
-    .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
+    .filter(([day, n]) => starts/* DAY_KEY */.Rc.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .slice(-MAX_DAYS))));
+    .slice(-starts/* MAX_DAYS */.de))));
 const ProjectLedgerSchema = fields({
     /** The newest commit of the default branch whose changes have been handed to the agent. */
     documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
@@ -53080,7 +53055,7 @@ const ProjectLedgerSchema = fields({
      * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
      * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
      */
-    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
+    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(starts/* decodeStarts */.M4), dist/* array */.YOg(dist/* number */.aig())), () => []),
     /**
      * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
      * only the last 31 days are kept.
@@ -53143,7 +53118,7 @@ const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
 function storedLedger(ledger) {
     const projects = Object.entries(ledger.projects).map(([id, project]) => [
         id,
-        { ...project, spend: encodeStarts(project.spend) }
+        { ...project, spend: (0,starts/* encodeStarts */.wm)(project.spend) }
     ]);
     return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) };
 }
@@ -53153,6 +53128,8 @@ const ledgerTitle = (text) => {
     return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
 };
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/fit.js
 
 
@@ -53196,11 +53173,11 @@ function fitLedger(ledger, now) {
     const fitted = structuredClone(ledger);
     for (const project of Object.values(fitted.projects)) {
         project.spend = project.spend
-            .filter(at => at > now - STARTS_KEPT_MS)
+            .filter(at => at > now - starts/* STARTS_KEPT_MS */.Aq)
             .sort((a, b) => a - b)
-            .slice(-MAX_STARTS);
+            .slice(-starts/* MAX_STARTS */.NV);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
+            const from = (0,starts/* utcDay */.dA)(now - starts/* MAX_DAYS */.de * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -53210,7 +53187,7 @@ function fitLedger(ledger, now) {
         // window, without its change list (counted); and, where reader impact is measured, one merged
         // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - starts/* OUTCOME_WINDOW_MS */.di || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -53337,7 +53314,7 @@ function startsOfAMonth(state) {
         projects: Object.fromEntries(Object.entries(projects).map(([id, project]) => [
             id,
             isRecord(project)
-                ? { ...project, spend: encodeStarts(v1Starts(project, writtenAt)) }
+                ? { ...project, spend: (0,starts/* encodeStarts */.wm)(v1Starts(project, writtenAt)) }
                 : project
         ]))
     };
@@ -53352,12 +53329,12 @@ function v1Starts(project, writtenAt) {
     const earlier = [];
     for (const [day, n] of Object.entries(days)) {
         const start = Date.parse(`${day}T00:00:00Z`);
-        if (!DAY_KEY.test(day) || !Number.isFinite(start) || utcDay(start) !== day)
+        if (!starts/* DAY_KEY */.Rc.test(day) || !Number.isFinite(start) || (0,starts/* utcDay */.dA)(start) !== day)
             continue;
         if (!Number.isSafeInteger(n))
             continue;
-        const known = kept.filter(at => utcDay(at) === day).length;
-        const missing = Math.min(n - known, MAX_STARTS);
+        const known = kept.filter(at => (0,starts/* utcDay */.dA)(at) === day).length;
+        const missing = Math.min(n - known, starts/* MAX_STARTS */.NV);
         const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
@@ -53486,7 +53463,7 @@ function mergeProject(project, ours, added) {
     for (const { at } of lacked.starts) {
         project.spend.push(at);
         const days = (project.startsByDay ??= {});
-        days[utcDay(at)] = (days[utcDay(at)] ?? 0) + 1;
+        days[(0,starts/* utcDay */.dA)(at)] = (days[(0,starts/* utcDay */.dA)(at)] ?? 0) + 1;
     }
     project.spend.sort((a, b) => a - b);
     if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
@@ -53632,6 +53609,94 @@ function parsedLedger(json) {
         return { ok: false, why: 'newer', format };
     const read = dist/* safeParse */.xLC(LedgerSchema, upgraded(state, format));
     return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
+}
+
+
+/***/ }),
+
+/***/ 1554:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Aq: () => (/* binding */ STARTS_KEPT_MS),
+/* harmony export */   M4: () => (/* binding */ decodeStarts),
+/* harmony export */   NV: () => (/* binding */ MAX_STARTS),
+/* harmony export */   PI: () => (/* binding */ noteStart),
+/* harmony export */   Rc: () => (/* binding */ DAY_KEY),
+/* harmony export */   dA: () => (/* binding */ utcDay),
+/* harmony export */   de: () => (/* binding */ MAX_DAYS),
+/* harmony export */   di: () => (/* binding */ OUTCOME_WINDOW_MS),
+/* harmony export */   jG: () => (/* binding */ startsIn30Days),
+/* harmony export */   wm: () => (/* binding */ encodeStarts)
+/* harmony export */ });
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+
+/**
+ * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
+ * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
+ * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
+ */
+/** Starts older than this are never needed again: the longest budget window is a month. */
+const STARTS_KEPT_MS = 31 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/**
+ * The newest starts kept, however many there were: a budget of more than this many jobs in its
+ * window would never be reached, so none may be allowed.
+ */
+const MAX_STARTS = 2000;
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+const OUTCOME_WINDOW_MS = 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/** Day counts kept: the outcomes' 30 days and the day in progress. */
+const MAX_DAYS = 31;
+/**
+ * The starts as written in the state: the first in epoch milliseconds, then each one's distance
+ * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
+ * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
+ * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
+ */
+function encodeStarts(starts) {
+    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
+    return sorted
+        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
+        .join(',');
+}
+/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
+const STEP = /^[0-9a-z]{1,11}$/;
+/**
+ * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
+ * of shape (a step that is not a base-36 number, or a time beyond any safe number).
+ */
+function decodeStarts(text) {
+    if (text === '')
+        return [];
+    const starts = [];
+    let at = 0;
+    for (const step of text.split(',')) {
+        if (!STEP.test(step))
+            return undefined;
+        at += parseInt(step, 36);
+        if (!Number.isSafeInteger(at))
+            return undefined;
+        starts.push(at);
+    }
+    return starts.slice(-MAX_STARTS);
+}
+/** A key of `startsByDay`: a UTC day. */
+const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
+/** The UTC day of a time, as `startsByDay` keys it. */
+const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+function noteStart(project, at) {
+    project.spend.push(at);
+    const days = (project.startsByDay ??= {});
+    const day = utcDay(at);
+    days[day] = (days[day] ?? 0) + 1;
+}
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+function startsIn30Days(project, now) {
+    const from = utcDay(now - OUTCOME_WINDOW_MS + _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
+    return Object.entries(project.startsByDay ?? {})
+        .filter(([day]) => day >= from && day <= utcDay(now))
+        .reduce((sum, [, n]) => sum + n, 0);
 }
 
 
@@ -55277,6 +55342,7 @@ class DecodedURL extends URL {
 /* harmony export */   pdi: () => (/* binding */ transform),
 /* harmony export */   qgA: () => (/* binding */ parse),
 /* harmony export */   rej: () => (/* binding */ strictObject),
+/* harmony export */   sYn: () => (/* binding */ forward),
 /* harmony export */   w1_: () => (/* binding */ startsWith),
 /* harmony export */   xLC: () => (/* binding */ safeParse),
 /* harmony export */   yGV: () => (/* binding */ regex),
@@ -55286,7 +55352,7 @@ class DecodedURL extends URL {
 /* harmony export */   zMY: () => (/* binding */ boolean),
 /* harmony export */   zYL: () => (/* binding */ gtValue)
 /* harmony export */ });
-/* unused harmony exports BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_WEEK_REGEX, ISRC_REGEX, JWS_COMPACT_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, ValiError, _addIssue, _cloneDataset, _formatCase, _getByteCount, _getCodePointCount, _getGraphemeCount, _getLastMetadata, _getWordCount, _isLuhnAlgo, _isSameValueZero, _isValidObjectKey, _isValueMatch, _joinExpects, _standardSchema, _stringify, any, args, argsAsync, arrayAsync, assert, awaitAsync, base64, bic, bigint, blob, brand, bytes, cache, cacheAsync, checkAsync, checkItems, checkItemsAsync, codePoints, config, creditCard, cuid2, customAsync, date, decimal, deleteGlobalConfig, deleteGlobalMessage, deleteSchemaMessage, deleteSpecificMessage, digits, domain, email, emoji, empty, endsWith, entries, entriesFromList, entriesFromObjects, enum, enum_, everyItem, exactOptional, exactOptionalAsync, examples, excludes, fallbackAsync, file, filterItems, findItem, flatten, flavor, forward, forwardAsync, function, function_, getDefault, getDefaults, getDefaultsAsync, getDotPath, getExamples, getFallback, getFallbacks, getFallbacksAsync, getGlobalConfig, getGlobalMessage, getSchemaMessage, getSpecificMessage, graphemes, guard, hash, hexColor, hexadecimal, imei, includes, instance, intersect, intersectAsync, ip, ipv4, ipv6, is, isOfKind, isOfType, isValiError, isbn, isoDate, isoDateTime, isoDateTimeSecond, isoTime, isoTimeSecond, isoTimestamp, isoWeek, isrc, jwsCompact, keyof, ksuid, lazy, lazyAsync, looseObject, looseObjectAsync, looseTuple, looseTupleAsync, ltValue, mac, mac48, mac64, map, mapAsync, mapItems, maxBytes, maxCodePoints, maxEntries, maxGraphemes, maxSize, maxWords, message, mimeType, minBytes, minCodePoints, minEntries, minGraphemes, minSize, minWords, multipleOf, nan, nanoid, never, nonNullable, nonNullableAsync, nonNullish, nonNullishAsync, nonOptional, nonOptionalAsync, normalize, notBytes, notCodePoints, notEntries, notGraphemes, notLength, notSize, notValue, notValues, notWords, null, null_, nullableAsync, nullish, nullishAsync, objectAsync, objectWithRest, objectWithRestAsync, octal, omit, optionalAsync, parseAsync, parseBoolean, parseJson, parser, parserAsync, partial, partialAsync, partialCheck, partialCheckAsync, pick, pipeAsync, promise, rawCheck, rawCheckAsync, rawTransform, rawTransformAsync, readonly, recordAsync, reduceItems, required, requiredAsync, returns, returnsAsync, rfcEmail, safeParseAsync, safeParser, safeParserAsync, set, setAsync, setGlobalConfig, setGlobalMessage, setSchemaMessage, setSpecificMessage, size, slug, someItem, sortItems, strictObjectAsync, strictTuple, strictTupleAsync, stringifyJson, summarize, symbol, toBigint, toBoolean, toCamelCase, toDate, toKebabCase, toMaxValue, toMinValue, toNumber, toPascalCase, toSnakeCase, toString, toUpperCase, transformAsync, trim, trimEnd, trimStart, tuple, tupleAsync, tupleWithRest, tupleWithRestAsync, ulid, undefined, undefined_, undefinedable, undefinedableAsync, unionAsync, unwrap, url, uuid, values, variant, variantAsync, void, void_, words */
+/* unused harmony exports BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_WEEK_REGEX, ISRC_REGEX, JWS_COMPACT_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, ValiError, _addIssue, _cloneDataset, _formatCase, _getByteCount, _getCodePointCount, _getGraphemeCount, _getLastMetadata, _getWordCount, _isLuhnAlgo, _isSameValueZero, _isValidObjectKey, _isValueMatch, _joinExpects, _standardSchema, _stringify, any, args, argsAsync, arrayAsync, assert, awaitAsync, base64, bic, bigint, blob, brand, bytes, cache, cacheAsync, checkAsync, checkItems, checkItemsAsync, codePoints, config, creditCard, cuid2, customAsync, date, decimal, deleteGlobalConfig, deleteGlobalMessage, deleteSchemaMessage, deleteSpecificMessage, digits, domain, email, emoji, empty, endsWith, entries, entriesFromList, entriesFromObjects, enum, enum_, everyItem, exactOptional, exactOptionalAsync, examples, excludes, fallbackAsync, file, filterItems, findItem, flatten, flavor, forwardAsync, function, function_, getDefault, getDefaults, getDefaultsAsync, getDotPath, getExamples, getFallback, getFallbacks, getFallbacksAsync, getGlobalConfig, getGlobalMessage, getSchemaMessage, getSpecificMessage, graphemes, guard, hash, hexColor, hexadecimal, imei, includes, instance, intersect, intersectAsync, ip, ipv4, ipv6, is, isOfKind, isOfType, isValiError, isbn, isoDate, isoDateTime, isoDateTimeSecond, isoTime, isoTimeSecond, isoTimestamp, isoWeek, isrc, jwsCompact, keyof, ksuid, lazy, lazyAsync, looseObject, looseObjectAsync, looseTuple, looseTupleAsync, ltValue, mac, mac48, mac64, map, mapAsync, mapItems, maxBytes, maxCodePoints, maxEntries, maxGraphemes, maxSize, maxWords, message, mimeType, minBytes, minCodePoints, minEntries, minGraphemes, minSize, minWords, multipleOf, nan, nanoid, never, nonNullable, nonNullableAsync, nonNullish, nonNullishAsync, nonOptional, nonOptionalAsync, normalize, notBytes, notCodePoints, notEntries, notGraphemes, notLength, notSize, notValue, notValues, notWords, null, null_, nullableAsync, nullish, nullishAsync, objectAsync, objectWithRest, objectWithRestAsync, octal, omit, optionalAsync, parseAsync, parseBoolean, parseJson, parser, parserAsync, partial, partialAsync, partialCheck, partialCheckAsync, pick, pipeAsync, promise, rawCheck, rawCheckAsync, rawTransform, rawTransformAsync, readonly, recordAsync, reduceItems, required, requiredAsync, returns, returnsAsync, rfcEmail, safeParseAsync, safeParser, safeParserAsync, set, setAsync, setGlobalConfig, setGlobalMessage, setSchemaMessage, setSpecificMessage, size, slug, someItem, sortItems, strictObjectAsync, strictTuple, strictTupleAsync, stringifyJson, summarize, symbol, toBigint, toBoolean, toCamelCase, toDate, toKebabCase, toMaxValue, toMinValue, toNumber, toPascalCase, toSnakeCase, toString, toUpperCase, transformAsync, trim, trimEnd, trimStart, tuple, tupleAsync, tupleWithRest, tupleWithRestAsync, ulid, undefined, undefined_, undefinedable, undefinedableAsync, unionAsync, unwrap, url, uuid, values, variant, variantAsync, void, void_, words */
 //#region src/storages/globalConfig/globalConfig.ts
 let store$4;
 const DEFAULT_CONFIG = {

@@ -17,14 +17,16 @@ var dist = __webpack_require__(7934);
 var runner_text = __webpack_require__(3492);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
 var code_repositories = __webpack_require__(523);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy = __webpack_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js
+var policy = __webpack_require__(1281);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/actions.js
 var policy_actions = __webpack_require__(1012);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
 var policy_problems = __webpack_require__(1975);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
 var duration = __webpack_require__(8703);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+var starts = __webpack_require__(1554);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
 var budget = __webpack_require__(5998);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
@@ -32,6 +34,7 @@ var choices = __webpack_require__(3360);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
 var path_filter = __webpack_require__(5403);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/schema.js
+
 
 
 
@@ -76,8 +79,11 @@ const codeRepository = dist/* union */.KCZ([
 const wholeNumber = (min, max) => dist/* pipe */.FsL(dist/* number */.aig(`must be a whole number from ${min} to ${max}`), dist/* integer */.ndf(`must be a whole number from ${min} to ${max}`), dist/* minValue */.Wwf(min, `must be a whole number from ${min} to ${max}`), dist/* maxValue */.cGV(max, `must be a whole number from ${min} to ${max}`));
 const choice = (choices) => dist/* picklist */.KIO(choices, `must be one of ${choices.join(', ')}`);
 const schema_boolean = dist/* boolean */.zMY('must be true or false');
+const MAX_JOBS_MESSAGE = `must be N/day, N/week or N/month with N a whole number from 1 to ${starts/* MAX_STARTS */.NV}`;
 /** A time of day, 24-hour: `07:00`, `22:30`. */
 const clockTime = dist/* pipe */.FsL(dist/* string */.YjP('must be a time such as 07:00'), dist/* regex */.yGV(/^(?:[01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day such as 07:00 or 22:30'));
+/** The first item a list holds twice. */
+const twice = (items) => items.find((item, i) => items.indexOf(item) !== i);
 /** A time zone the runtime knows (IANA names, UTC). */
 function isTimeZone(name) {
     try {
@@ -89,7 +95,11 @@ function isTimeZone(name) {
     }
 }
 const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
-    version: key(dist/* literal */.euz(choices/* POLICY_VERSION */.Ky, `must be ${choices/* POLICY_VERSION */.Ky}`), {
+    version: key(dist/* literal */.euz(choices/* POLICY_VERSION */.Ky, issue => 
+    // "1" in quotes is YAML's text, not the number.
+    typeof issue.input === 'string'
+        ? `must be the number ${choices/* POLICY_VERSION */.Ky}, without quotes`
+        : `must be the number ${choices/* POLICY_VERSION */.Ky}`), {
         form: `${choices/* POLICY_VERSION */.Ky}`,
         description: 'The format of this file. A file written for a newer action (a higher version) is refused rather than half read.',
         example: choices/* POLICY_VERSION */.Ky
@@ -151,7 +161,7 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
     }),
     dashboard: key(schema_boolean, {
         form: 'true | false',
-        description: 'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job.',
+        description: 'Keep the ledger in the dashboard issue: each change run documents everything since the last documented commit and folds into the open docs pull request (needs issues: write). false: no ledger, no folding; every change is its own job. Refused with max-jobs, max-credits, max-open or expire-after, which only the ledger holds (every preset sets one).',
         example: true
     }),
     'dashboard-title': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a title of 1 to 256 characters'), dist/* regex */.yGV(/^[^\r\n]*\S[^\r\n]*$/, 'must be a title on one line, not blank'), dist/* maxLength */.Ru6(256, 'must be a title of at most 256 characters')), {
@@ -161,17 +171,17 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
     }),
     approval: key(choice(choices/* APPROVAL_MODES */.lU), {
         form: choices/* APPROVAL_MODES */.lU.join(' | '),
-        description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true).',
+        description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
     }),
-    'max-jobs': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a count per window such as 20/month'), dist/* regex */.yGV(budget/* MAX_JOBS_PATTERN */.Ho, 'must be N/day, N/week or N/month with N a whole number from 1 to 9999')), {
-        form: 'N/day | N/week | N/month (N 1–9999; a month is 30 days)',
-        description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees.',
+    'max-jobs': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a count per window such as 20/month'), dist/* regex */.yGV(budget/* MAX_JOBS_PATTERN */.Ho, MAX_JOBS_MESSAGE), dist/* check */.z6Y(text => (0,budget/* jobBudget */.z5)(text) !== undefined, `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${starts/* MAX_STARTS */.NV} starts, so a higher count would never hold`)), {
+        form: `N/day | N/week | N/month (N 1–${starts/* MAX_STARTS */.NV}; a month is 30 days)`,
+        description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
         example: '20/month'
     }),
     'max-credits': key(wholeNumber(1, 1_000_000), {
         form: 'whole number (1–1,000,000)',
-        description: 'Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard.',
+        description: `Estimated credits the agent may spend in a rolling 30 days: each job or follow-up counts credits-per-run. Beyond it, changes wait on the dashboard (needs dashboard: true). It must fit one run (credits-per-run) and at most ${starts/* MAX_STARTS */.NV} runs, the starts the dashboard's ledger keeps.`,
         example: 9000
     }),
     'credits-per-run': key(wholeNumber(1, 10_000), {
@@ -181,12 +191,12 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
     }),
     'max-open': key(wholeNumber(1, 100), {
         form: 'whole number (1–100)',
-        description: 'At most this many docs pull requests of the project open at once (a running job without one yet counts): a change that cannot fold waits on the dashboard.',
+        description: 'At most this many docs pull requests of change runs open at once, as the dashboard records them (a running job without one yet counts): a change that cannot fold waits on the dashboard (needs dashboard: true). Those of issue, comment and prompt runs are not recorded, so not counted.',
         example: 1
     }),
     'expire-after': key(schema_duration(EXPIRE_AFTER_MS, '14d', '1h to 365d'), {
         form: 'duration, 1h–365d (14d, 2w)',
-        description: 'Close the docs pull requests nobody but the agent has touched for this long, with a comment; the next change starts a new job. Needs the docs-token input.',
+        description: 'Change runs close the docs pull requests they started, as the dashboard records them, once nobody but the agent has touched one for this long, with a comment; the next change starts a new job. Those of issue, comment and prompt runs are not recorded, so never closed. Needs dashboard: true and the docs-token input.',
         example: '14d'
     }),
     'keep-label': key(label('a label name of 1 to 50 characters'), {
@@ -200,13 +210,15 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
         example: 'authors'
     }),
     'quiet-hours': key(dist/* pipe */.FsL(dist/* strictObject */.rej({
-        days: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* array */.YOg(dist/* picklist */.KIO(choices/* WEEKDAYS */.w4, `must be days such as ${choices/* WEEKDAYS */.w4.slice(5).join(', ')}`), 'must be a YAML list of days'), dist/* maxLength */.Ru6(7, 'must list each day once at most'))),
+        days: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* array */.YOg(dist/* picklist */.KIO(choices/* WEEKDAYS */.w4, `must be days such as ${choices/* WEEKDAYS */.w4.slice(5).join(', ')}`), 'must be a YAML list of days'), dist/* maxLength */.Ru6(7, 'must list each day once at most'), dist/* check */.z6Y(days => new Set(days).size === days.length, issue => `lists ${twice(issue.input)} twice: list each day once`))),
         from: dist/* optional */.lqM(clockTime),
         to: dist/* optional */.lqM(clockTime),
         timezone: dist/* optional */.lqM(dist/* pipe */.FsL(dist/* string */.YjP('must be a time zone such as Europe/Berlin'), dist/* check */.z6Y(isTimeZone, 'must be an IANA time zone such as Europe/Berlin or UTC')))
-    }, 'must be a mapping of days, from, to and timezone'), dist/* check */.z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), dist/* check */.z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to')), {
+    }, 'must be a mapping of days, from, to and timezone'), dist/* check */.z6Y(q => (q.from === undefined) === (q.to === undefined), 'needs both from and to, or neither'), dist/* check */.z6Y(q => Boolean(q.days?.length) || q.from !== undefined, 'needs days, or from and to'), 
+    // The window is [from, to): one that ends where it starts holds no minute.
+    dist/* forward */.sYn(dist/* check */.z6Y(q => q.from === undefined || q.from !== q.to, issue => `from and to are both ${issue.input.from}: a window that ends where it starts is never quiet. Write two different times (to may be the next morning), or list whole days in days`), ['to'])), {
         form: '{days, from, to, timezone}',
-        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch anyway. Issue, comment and review runs (a person asked) are not held.',
+        description: 'Hours in which changes start nothing: a change run’s batch waits on the dashboard, and the first run after them (the next merge, a scheduled catch-up) takes it. days are whole days; from and to a daily window (it may cross midnight); timezone defaults to UTC. With approval: dashboard, a tick starts the batch within them, unless max-jobs, max-credits or max-open holds it. Issue, comment and review runs (a person asked) are not held.',
         example: {
             days: ['saturday', 'sunday'],
             from: '20:00',
@@ -454,7 +466,11 @@ const pathName = (path) => path
     .map((step, i) => typeof step === 'number' ? `[${step}]` : i ? `.${(0,policy_problems/* keyName */.xT)(step)}` : (0,policy_problems/* keyName */.xT)(step))
     .join('');
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/presets.js
+var presets = __webpack_require__(2175);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/read.js
+
+
 
 
 
@@ -536,9 +552,11 @@ function issueProblem(where, issue) {
                 : `'${(0,policy_problems/* keyName */.xT)(name)}' is not a key of a repository: write repository, paths and paths-ignore only (such as ${exampleOf('code-repositories')}).`
         };
     }
+    // A rule on a whole list or mapping says what is wrong in it; "got a list" would add nothing.
+    const whole = issue.kind === 'validation' && typeof issue.input === 'object' && issue.input;
     return {
         ...where.value(path),
-        message: `${issue.message}; got ${(0,policy_problems/* shown */.SP)(issue.input)}. For example: ${exampleOf(top)}`
+        message: `${issue.message}${whole ? '' : `; got ${(0,policy_problems/* shown */.SP)(issue.input)}`}. For example: ${exampleOf(top)}`
     };
 }
 /** A union's issues are its options'; keep those of the option the value was meant for. */
@@ -570,20 +588,73 @@ function culprit(where, file, keys) {
     const written = keys.find(k => file[k] !== undefined);
     return written ? where.key([written]) : where.key(['extends']);
 }
+/** Why a limit needs the dashboard: its ledger is what holds it. */
+const LEDGER_HOLDS = {
+    'max-jobs': 'counts the jobs and follow-ups started, so without it nothing would hold the budget',
+    'max-credits': 'counts the jobs and follow-ups the credits are estimated from, so without it nothing would hold the budget',
+    'max-open': 'lists the docs pull requests open, so without it nothing would hold the cap',
+    'expire-after': 'lists the docs pull requests to close, so without it none would ever be closed'
+};
+/**
+ * `max-credits` counts the runs `credits-per-run` fits in it: none, and nothing would ever start
+ * (the budget says the next place frees now, forever); more than the MAX_STARTS starts the ledger
+ * keeps, and the budget would never hold. Named at the key the file writes, the other as it came.
+ */
+function creditProblems(where, file, values, from) {
+    const credits = values['max-credits'];
+    const perRun = values['credits-per-run'];
+    if (credits === undefined)
+        return [];
+    const runs = Math.floor(credits / perRun);
+    if (runs >= 1 && runs <= starts/* MAX_STARTS */.NV)
+        return [];
+    const at = culprit(where, file, ['max-credits', 'credits-per-run']);
+    const stated = (key) => `${key}: ${values[key]}${from(key)}`;
+    // The key a problem points at is named before its message: its value alone leads.
+    const lead = (key) => at.key === key ? String(values[key]) : stated(key);
+    const over = `${runs} jobs and follow-ups in 30 days, more than the ${starts/* MAX_STARTS */.NV} starts the dashboard's ledger keeps: the budget would never hold`;
+    const message = at.key === 'credits-per-run'
+        ? runs < 1
+            ? `${lead('credits-per-run')} is more than ${stated('max-credits')}: no job or follow-up would ever fit, so nothing would start. Write credits-per-run: ${credits} or less, or a higher max-credits.`
+            : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.ceil(credits / starts/* MAX_STARTS */.NV)} or more, or a lower max-credits.`
+        : runs < 1
+            ? `${lead('max-credits')} is less than ${stated('credits-per-run')}, the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: ${perRun} or more, or a lower credits-per-run.`
+            : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${starts/* MAX_STARTS */.NV * perRun} or less, or a higher credits-per-run.`;
+    return [{ ...at, message }];
+}
 /** The rules across keys, on the values after the preset: a preset can set one side. */
 function crossKeyProblems(where, file, values, options) {
     const problems = [];
-    const from = (key) => file[key] === undefined && file.extends ? ` (from the preset ${file.extends})` : '';
+    const from = (key) => file[key] !== undefined
+        ? ''
+        : file.extends && presets/* PRESETS */.f[file.extends][key] !== undefined
+            ? ` (from the preset ${file.extends})`
+            : ' (the default)';
+    problems.push(...creditProblems(where, file, values, from));
     if (values.approval === 'dashboard' && !values.dashboard)
         problems.push({
             ...culprit(where, file, ['dashboard', 'approval']),
             message: `approval: dashboard${from('approval')} needs dashboard: true: the changes wait for a tick on the dashboard issue. Write dashboard: true, or approval: none.`
         });
+    if (!values.dashboard)
+        for (const key of Object.keys(policy/* LEDGER_LIMITS */.Lv)) {
+            if (values[key] === undefined)
+                continue;
+            // Every preset sets a limit, and no key unsets one: only leaving the preset does.
+            const remove = file[key] === undefined && file.extends
+                ? `extends: ${file.extends} (a key cannot unset what its preset sets)`
+                : key;
+            problems.push({
+                ...culprit(where, file, ['dashboard', key]),
+                message: `${key}${from(key)} needs dashboard: true: the dashboard's ledger ${LEDGER_HOLDS[key]}. Write dashboard: true, or remove ${remove}.`
+            });
+        }
     const repositories = values['code-repositories'];
     if (values.since !== undefined && !repositories.length)
         problems.push({
+            // Named at since: the key leads the message.
             ...where.value(['since']),
-            message: `since needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
+            message: `needs code-repositories: it is how far back a code repository the dashboard has no last documented commit for is read. Remove it, or list the repositories.`
         });
     if (repositories.length && !values.dashboard)
         problems.push({

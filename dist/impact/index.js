@@ -35302,7 +35302,7 @@ const startsWithin = (spend, windowMs, now) => spend.filter(at => at > now - win
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
 /* harmony import */ var _github_dashboard_issues_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(215);
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7156);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7424);
 
 
 
@@ -35824,8 +35824,8 @@ function shortPull(url) {
 var redact = __nccwpck_require__(1462);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/dashboard-choice.js
 var dashboard_choice = __nccwpck_require__(8520);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(7424);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/github-clock.js
 
 /**
@@ -36312,7 +36312,7 @@ function dashboardError(what, error, { view, withoutLedger, signal }) {
 /* harmony import */ var _runner_markdown_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5082);
 /* harmony import */ var _runner_text_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3492);
 /* harmony import */ var _runner_untrusted_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3529);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7424);
 
 
 
@@ -36396,7 +36396,7 @@ function renderImpactTable(jobs, label) {
 /* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5817);
 /* harmony import */ var _approval_box_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(831);
 /* harmony import */ var _watermarks_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8575);
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7424);
 
 
 
@@ -36864,8 +36864,8 @@ var docs_pulls = __nccwpck_require__(9101);
 var github_event = __nccwpck_require__(1450);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/names.js
 var names = __nccwpck_require__(3254);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(7424);
 // EXTERNAL MODULE: ./.tmp/ncc-js/github/pull-activity.js
 var pull_activity = __nccwpck_require__(6845);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/agent/ledger/staleness.js
@@ -37278,7 +37278,7 @@ function hoursOrDays(ms) {
 /* harmony export */   bO: () => (/* binding */ setWatermark),
 /* harmony export */   eZ: () => (/* binding */ namesOf)
 /* harmony export */ });
-/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(324);
+/* harmony import */ var _records_ledger_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7424);
 /* harmony import */ var _policy_code_repositories_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(523);
 
 
@@ -45195,8 +45195,8 @@ var api = __nccwpck_require__(5021);
 var errors = __nccwpck_require__(7156);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
 var choices = __nccwpck_require__(3360);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js + 1 modules
-var policy_policy = __nccwpck_require__(9445);
+// EXTERNAL MODULE: ./.tmp/ncc-js/policy/policy.js
+var policy_policy = __nccwpck_require__(1281);
 // EXTERNAL MODULE: ./.tmp/ncc-js/policy/problems.js
 var problems = __nccwpck_require__(1975);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/load.js
@@ -49247,8 +49247,8 @@ var ledger_session = __nccwpck_require__(4188);
 var outcomes = __nccwpck_require__(1339);
 // EXTERNAL MODULE: ./.tmp/ncc-js/runner/untrusted.js
 var untrusted = __nccwpck_require__(3529);
-// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 5 modules
-var ledger = __nccwpck_require__(324);
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger.js + 4 modules
+var ledger = __nccwpck_require__(7424);
 // EXTERNAL MODULE: ./.tmp/ncc-js/agent/ledger/impact-table.js
 var impact_table = __nccwpck_require__(7735);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/impact/windows.js
@@ -52641,6 +52641,8 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1554);
+
 
 
 /**
@@ -52648,12 +52650,15 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
  * window has no first of the month to reset on.
  */
 const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
-/** `max-jobs` as the policy file writes it: 1 to 9999 jobs per day, week or month. */
+/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
 const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
-/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
+/**
+ * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
+ * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ */
 function jobBudget(text) {
     const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m)
+    if (!m || Number(m[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_STARTS */ .NV)
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
@@ -52860,30 +52865,137 @@ function readPathFilter(pathsName, paths, ignoreName, ignore) {
 
 /***/ }),
 
-/***/ 9445:
+/***/ 1281:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G4: () => (/* binding */ defaultPolicy),
+/* harmony export */   Lv: () => (/* binding */ LEDGER_LIMITS),
+/* harmony export */   hm: () => (/* binding */ policyValues),
+/* harmony export */   nZ: () => (/* binding */ resolvePolicy)
+/* harmony export */ });
+/* unused harmony export needingDashboard */
+/* harmony import */ var _github_event_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1450);
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5998);
+/* harmony import */ var _code_repositories_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(523);
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5403);
+/* harmony import */ var _presets_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2175);
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(3360);
 
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  G4: () => (/* binding */ defaultPolicy),
-  hm: () => (/* binding */ policyValues),
-  nZ: () => (/* binding */ resolvePolicy)
+
+
+
+
+
+
+/**
+ * The limits only the dashboard's ledger holds, by key, with the policy's field: the ledger counts
+ * the starts (`max-jobs`, `max-credits`) and lists the docs pull requests of change runs
+ * (`max-open`, `expire-after`). Without the dashboard nothing would hold them: a file that sets one
+ * with `dashboard: false` is refused (read.ts).
+ */
+const LEDGER_LIMITS = {
+    'max-jobs': 'maxJobs',
+    'max-credits': 'maxCredits',
+    'max-open': 'maxOpen',
+    'expire-after': 'expireAfter'
+};
+/**
+ * The keys a policy sets that need `dashboard: true`: approval on the dashboard, a docs project's
+ * code repositories, a limit only the ledger holds. None: its runs could go without the dashboard.
+ */
+function needingDashboard(policy) {
+    const limits = Object.keys(LEDGER_LIMITS).filter(key => policy[LEDGER_LIMITS[key]] !== undefined);
+    return [
+        ...(policy.approval === 'dashboard' ? ['approval'] : []),
+        ...(policy.codeRepositories?.length ? ['code-repositories'] : []),
+        ...limits
+    ];
+}
+/** A checked file's values over its preset's over the defaults. */
+const policyValues = (file) => ({
+    ..._presets_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULTS */ .z,
+    ...(file.extends ? _presets_js__WEBPACK_IMPORTED_MODULE_5__/* .PRESETS */ .f[file.extends] : {}),
+    ...file
 });
+/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
+function resolvePolicy(values, file) {
+    const expire = values['expire-after'];
+    const credits = values['max-credits'];
+    const maxJobs = values['max-jobs'];
+    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
+        ? (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry)
+        : (0,_code_repositories_js__WEBPACK_IMPORTED_MODULE_3__/* .codeRepository */ .K_)(entry.repository, entry.paths || entry['paths-ignore']
+            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
+            : undefined));
+    return {
+        ...(file !== undefined ? { file } : {}),
+        ...(values.extends ? { preset: values.extends } : {}),
+        values,
+        requiredPermission: values['required-permission'],
+        allowedBots: new Set(values['allowed-bots'].map(_github_event_js__WEBPACK_IMPORTED_MODULE_0__/* .botName */ .hO)),
+        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
+        paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_4__/* .pathFilter */ .Y1)(values.paths, values['paths-ignore']),
+        skipLabel: values['skip-label'],
+        includeDiff: values['include-diff'],
+        fold: values.fold,
+        ...(repositories.length ? { codeRepositories: repositories } : {}),
+        ...(values.since !== undefined
+            ? { since: { ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(values.since), text: values.since } }
+            : {}),
+        dashboard: values.dashboard,
+        dashboardTitle: values['dashboard-title'],
+        approval: values.approval,
+        ...(maxJobs !== undefined ? { maxJobs: (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .jobBudget */ .z5)(maxJobs) } : {}),
+        ...(credits !== undefined
+            ? { maxCredits: { max: credits, windowMs: _budget_js__WEBPACK_IMPORTED_MODULE_2__/* .BUDGET_WINDOWS */ .Aw.month } }
+            : {}),
+        creditsPerRun: values['credits-per-run'],
+        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
+        ...(expire !== undefined
+            ? {
+                expireAfter: {
+                    ms: (0,_runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .parseDuration */ .E9)(expire),
+                    text: expire,
+                    keepLabel: values['keep-label']
+                }
+            }
+            : {}),
+        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
+        ...(values['docs-root'] !== undefined
+            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
+            : {}),
+        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
+    };
+}
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+function quietHours(q) {
+    const timeZone = q.timezone ?? 'UTC';
+    const days = (q.days ?? []).map(d => _choices_js__WEBPACK_IMPORTED_MODULE_6__/* .WEEKDAYS */ .w4.indexOf(d));
+    const window = q.from !== undefined && q.to !== undefined
+        ? { from: minutes(q.from), to: minutes(q.to) }
+        : undefined;
+    const text = [
+        ...(q.days?.length ? [q.days.join(', ')] : []),
+        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
+    ].join(', ');
+    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
+}
+/** The built-in policy, when the workflow's repository has no policy file. */
+const defaultPolicy = () => resolvePolicy(policyValues({}));
 
-// EXTERNAL MODULE: ./.tmp/ncc-js/github/event.js
-var github_event = __nccwpck_require__(1450);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/budget.js
-var budget = __nccwpck_require__(5998);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/code-repositories.js
-var code_repositories = __nccwpck_require__(523);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/path-filter.js
-var path_filter = __nccwpck_require__(5403);
-// EXTERNAL MODULE: ./.tmp/ncc-js/policy/choices.js + 1 modules
-var choices = __nccwpck_require__(3360);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/presets.js
+
+/***/ }),
+
+/***/ 2175:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ PRESETS),
+/* harmony export */   z: () => (/* binding */ DEFAULTS)
+/* harmony export */ });
+/* harmony import */ var _choices_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3360);
 
 // Only types from the schema: a run without a policy file takes these and loads no validator.
 /**
@@ -52891,7 +53003,7 @@ var choices = __nccwpck_require__(3360);
  * here has no value unless set: no instructions, no budget, no cap, no expiry, no reviewers.
  */
 const DEFAULTS = {
-    version: choices/* POLICY_VERSION */.Ky,
+    version: _choices_js__WEBPACK_IMPORTED_MODULE_0__/* .POLICY_VERSION */ .Ky,
     'required-permission': 'write',
     'allowed-bots': [],
     paths: [],
@@ -52918,86 +53030,6 @@ const PRESETS = {
     // More at once: three docs pull requests open, the whole Pro plan's credits.
     autopilot: { 'max-open': 3, 'max-credits': 10000 }
 };
-
-;// CONCATENATED MODULE: ./.tmp/ncc-js/policy/policy.js
-
-
-
-
-
-
-
-/** A checked file's values over its preset's over the defaults. */
-const policyValues = (file) => ({
-    ...DEFAULTS,
-    ...(file.extends ? PRESETS[file.extends] : {}),
-    ...file
-});
-/** The policy of checked values (the schema's, and the rules across keys in read.ts). */
-function resolvePolicy(values, file) {
-    const expire = values['expire-after'];
-    const credits = values['max-credits'];
-    const maxJobs = values['max-jobs'];
-    const repositories = values['code-repositories'].map(entry => typeof entry === 'string'
-        ? (0,code_repositories/* codeRepository */.K_)(entry)
-        : (0,code_repositories/* codeRepository */.K_)(entry.repository, entry.paths || entry['paths-ignore']
-            ? { paths: entry.paths ?? [], ignore: entry['paths-ignore'] ?? [] }
-            : undefined));
-    return {
-        ...(file !== undefined ? { file } : {}),
-        ...(values.extends ? { preset: values.extends } : {}),
-        values,
-        requiredPermission: values['required-permission'],
-        allowedBots: new Set(values['allowed-bots'].map(github_event/* botName */.hO)),
-        ...(values.instructions !== undefined ? { instructions: values.instructions.trim() } : {}),
-        paths: (0,path_filter/* pathFilter */.Y1)(values.paths, values['paths-ignore']),
-        skipLabel: values['skip-label'],
-        includeDiff: values['include-diff'],
-        fold: values.fold,
-        ...(repositories.length ? { codeRepositories: repositories } : {}),
-        ...(values.since !== undefined
-            ? { since: { ms: (0,duration/* parseDuration */.E9)(values.since), text: values.since } }
-            : {}),
-        dashboard: values.dashboard,
-        dashboardTitle: values['dashboard-title'],
-        approval: values.approval,
-        ...(maxJobs !== undefined ? { maxJobs: (0,budget/* jobBudget */.z5)(maxJobs) } : {}),
-        ...(credits !== undefined
-            ? { maxCredits: { max: credits, windowMs: budget/* BUDGET_WINDOWS */.Aw.month } }
-            : {}),
-        creditsPerRun: values['credits-per-run'],
-        ...(values['max-open'] !== undefined ? { maxOpen: values['max-open'] } : {}),
-        ...(expire !== undefined
-            ? {
-                expireAfter: {
-                    ms: (0,duration/* parseDuration */.E9)(expire),
-                    text: expire,
-                    keepLabel: values['keep-label']
-                }
-            }
-            : {}),
-        ...(values.reviewers ? { reviewers: values.reviewers } : {}),
-        ...(values['docs-root'] !== undefined
-            ? { docsRoot: values['docs-root'].replace(/\/+$/, '') }
-            : {}),
-        ...(values['quiet-hours'] ? { quietHours: quietHours(values['quiet-hours']) } : {})
-    };
-}
-const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
-function quietHours(q) {
-    const timeZone = q.timezone ?? 'UTC';
-    const days = (q.days ?? []).map(d => choices/* WEEKDAYS */.w4.indexOf(d));
-    const window = q.from !== undefined && q.to !== undefined
-        ? { from: minutes(q.from), to: minutes(q.to) }
-        : undefined;
-    const text = [
-        ...(q.days?.length ? [q.days.join(', ')] : []),
-        ...(q.from !== undefined ? [`${q.from}–${q.to}`] : [])
-    ].join(', ');
-    return { days, ...(window ? { window } : {}), timeZone, text: `${text} ${timeZone}` };
-}
-/** The built-in policy, when the workflow's repository has no policy file. */
-const defaultPolicy = () => resolvePolicy(policyValues({}));
 
 
 /***/ }),
@@ -53176,7 +53208,7 @@ function yamlDocument(mapping) {
 
 /***/ }),
 
-/***/ 324:
+/***/ 7424:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -53187,7 +53219,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   E2: () => (/* reexport */ LEDGER_FORMAT),
   GA: () => (/* reexport */ MAX_FORMER_NAMES),
   OP: () => (/* reexport */ MAX_WRITERS),
-  di: () => (/* reexport */ OUTCOME_WINDOW_MS),
+  di: () => (/* reexport */ starts/* OUTCOME_WINDOW_MS */.di),
   VT: () => (/* reexport */ addedItems),
   C$: () => (/* binding */ dashboardPlace),
   Hg: () => (/* reexport */ emptyLedger),
@@ -53202,10 +53234,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   yO: () => (/* reexport */ mergedLedger),
   Cz: () => (/* reexport */ noItems),
   pn: () => (/* reexport */ noneAdded),
-  PI: () => (/* reexport */ noteStart),
+  PI: () => (/* reexport */ starts/* noteStart */.PI),
   vx: () => (/* reexport */ openedAt),
   wL: () => (/* binding */ readDashboardState),
-  jG: () => (/* reexport */ startsIn30Days)
+  jG: () => (/* reexport */ starts/* startsIn30Days */.jG)
 });
 
 // UNUSED EXPORTS: LIVE, STARTS_KEPT_MS, readLedger, utcDay
@@ -53214,78 +53246,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var dist = __nccwpck_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __nccwpck_require__(6508);
-// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
-var duration = __nccwpck_require__(8703);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
-
-/**
- * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
- * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
- * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
- */
-/** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
-/**
- * The newest starts kept, however many there were: a budget of more than this many jobs in its
- * window would never be reached, so none may be allowed.
- */
-const MAX_STARTS = 2000;
-/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
-/** Day counts kept: the outcomes' 30 days and the day in progress. */
-const MAX_DAYS = 31;
-/**
- * The starts as written in the state: the first in epoch milliseconds, then each one's distance
- * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
- * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
- * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
- */
-function encodeStarts(starts) {
-    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
-    return sorted
-        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
-        .join(',');
-}
-/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
-const STEP = /^[0-9a-z]{1,11}$/;
-/**
- * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
- * of shape (a step that is not a base-36 number, or a time beyond any safe number).
- */
-function decodeStarts(text) {
-    if (text === '')
-        return [];
-    const starts = [];
-    let at = 0;
-    for (const step of text.split(',')) {
-        if (!STEP.test(step))
-            return undefined;
-        at += parseInt(step, 36);
-        if (!Number.isSafeInteger(at))
-            return undefined;
-        starts.push(at);
-    }
-    return starts.slice(-MAX_STARTS);
-}
-/** A key of `startsByDay`: a UTC day. */
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
-/** The UTC day of a time, as `startsByDay` keys it. */
-const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
-/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
-function noteStart(project, at) {
-    project.spend.push(at);
-    const days = (project.startsByDay ??= {});
-    const day = utcDay(at);
-    days[day] = (days[day] ?? 0) + 1;
-}
-/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
-function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
-    return Object.entries(project.startsByDay ?? {})
-        .filter(([day]) => day >= from && day <= utcDay(now))
-        .reduce((sum, [, n]) => sum + n, 0);
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+var starts = __nccwpck_require__(1554);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/format.js
 
 
@@ -53548,9 +53510,9 @@ const unreadRepositories = byRepository(UnreadSchema, MAX_REPOSITORIES);
 const watermarks = byRepository(WatermarkSchema, MAX_WATERMARKS);
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
 const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
-    .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
+    .filter(([day, n]) => starts/* DAY_KEY */.Rc.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .slice(-MAX_DAYS))));
+    .slice(-starts/* MAX_DAYS */.de))));
 const ProjectLedgerSchema = fields({
     /** The newest commit of the default branch whose changes have been handed to the agent. */
     documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
@@ -53577,7 +53539,7 @@ const ProjectLedgerSchema = fields({
      * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
      * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
      */
-    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
+    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(starts/* decodeStarts */.M4), dist/* array */.YOg(dist/* number */.aig())), () => []),
     /**
      * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
      * only the last 31 days are kept.
@@ -53640,7 +53602,7 @@ const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
 function storedLedger(ledger) {
     const projects = Object.entries(ledger.projects).map(([id, project]) => [
         id,
-        { ...project, spend: encodeStarts(project.spend) }
+        { ...project, spend: (0,starts/* encodeStarts */.wm)(project.spend) }
     ]);
     return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) };
 }
@@ -53650,6 +53612,8 @@ const ledgerTitle = (text) => {
     return line.length > MAX_TITLE ? `${line.slice(0, MAX_TITLE - 1)}…` : line;
 };
 
+// EXTERNAL MODULE: ./.tmp/ncc-js/runner/duration.js
+var duration = __nccwpck_require__(8703);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/fit.js
 
 
@@ -53693,11 +53657,11 @@ function fitLedger(ledger, now) {
     const fitted = structuredClone(ledger);
     for (const project of Object.values(fitted.projects)) {
         project.spend = project.spend
-            .filter(at => at > now - STARTS_KEPT_MS)
+            .filter(at => at > now - starts/* STARTS_KEPT_MS */.Aq)
             .sort((a, b) => a - b)
-            .slice(-MAX_STARTS);
+            .slice(-starts/* MAX_STARTS */.NV);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
+            const from = (0,starts/* utcDay */.dA)(now - starts/* MAX_DAYS */.de * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -53707,7 +53671,7 @@ function fitLedger(ledger, now) {
         // window, without its change list (counted); and, where reader impact is measured, one merged
         // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (openedAt(j) > now - starts/* OUTCOME_WINDOW_MS */.di || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -53834,7 +53798,7 @@ function startsOfAMonth(state) {
         projects: Object.fromEntries(Object.entries(projects).map(([id, project]) => [
             id,
             isRecord(project)
-                ? { ...project, spend: encodeStarts(v1Starts(project, writtenAt)) }
+                ? { ...project, spend: (0,starts/* encodeStarts */.wm)(v1Starts(project, writtenAt)) }
                 : project
         ]))
     };
@@ -53849,12 +53813,12 @@ function v1Starts(project, writtenAt) {
     const earlier = [];
     for (const [day, n] of Object.entries(days)) {
         const start = Date.parse(`${day}T00:00:00Z`);
-        if (!DAY_KEY.test(day) || !Number.isFinite(start) || utcDay(start) !== day)
+        if (!starts/* DAY_KEY */.Rc.test(day) || !Number.isFinite(start) || (0,starts/* utcDay */.dA)(start) !== day)
             continue;
         if (!Number.isSafeInteger(n))
             continue;
-        const known = kept.filter(at => utcDay(at) === day).length;
-        const missing = Math.min(n - known, MAX_STARTS);
+        const known = kept.filter(at => (0,starts/* utcDay */.dA)(at) === day).length;
+        const missing = Math.min(n - known, starts/* MAX_STARTS */.NV);
         const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
@@ -53983,7 +53947,7 @@ function mergeProject(project, ours, added) {
     for (const { at } of lacked.starts) {
         project.spend.push(at);
         const days = (project.startsByDay ??= {});
-        days[utcDay(at)] = (days[utcDay(at)] ?? 0) + 1;
+        days[(0,starts/* utcDay */.dA)(at)] = (days[(0,starts/* utcDay */.dA)(at)] ?? 0) + 1;
     }
     project.spend.sort((a, b) => a - b);
     if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
@@ -54129,6 +54093,94 @@ function parsedLedger(json) {
         return { ok: false, why: 'newer', format };
     const read = dist/* safeParse */.xLC(LedgerSchema, upgraded(state, format));
     return read.success ? { ok: true, ledger: read.output } : { ok: false, why: 'unreadable' };
+}
+
+
+/***/ }),
+
+/***/ 1554:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Aq: () => (/* binding */ STARTS_KEPT_MS),
+/* harmony export */   M4: () => (/* binding */ decodeStarts),
+/* harmony export */   NV: () => (/* binding */ MAX_STARTS),
+/* harmony export */   PI: () => (/* binding */ noteStart),
+/* harmony export */   Rc: () => (/* binding */ DAY_KEY),
+/* harmony export */   dA: () => (/* binding */ utcDay),
+/* harmony export */   de: () => (/* binding */ MAX_DAYS),
+/* harmony export */   di: () => (/* binding */ OUTCOME_WINDOW_MS),
+/* harmony export */   jG: () => (/* binding */ startsIn30Days),
+/* harmony export */   wm: () => (/* binding */ encodeStarts)
+/* harmony export */ });
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
+
+/**
+ * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
+ * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
+ * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
+ */
+/** Starts older than this are never needed again: the longest budget window is a month. */
+const STARTS_KEPT_MS = 31 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/**
+ * The newest starts kept, however many there were: a budget of more than this many jobs in its
+ * window would never be reached, so none may be allowed.
+ */
+const MAX_STARTS = 2000;
+/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
+const OUTCOME_WINDOW_MS = 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
+/** Day counts kept: the outcomes' 30 days and the day in progress. */
+const MAX_DAYS = 31;
+/**
+ * The starts as written in the state: the first in epoch milliseconds, then each one's distance
+ * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
+ * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
+ * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
+ */
+function encodeStarts(starts) {
+    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
+    return sorted
+        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
+        .join(',');
+}
+/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
+const STEP = /^[0-9a-z]{1,11}$/;
+/**
+ * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
+ * of shape (a step that is not a base-36 number, or a time beyond any safe number).
+ */
+function decodeStarts(text) {
+    if (text === '')
+        return [];
+    const starts = [];
+    let at = 0;
+    for (const step of text.split(',')) {
+        if (!STEP.test(step))
+            return undefined;
+        at += parseInt(step, 36);
+        if (!Number.isSafeInteger(at))
+            return undefined;
+        starts.push(at);
+    }
+    return starts.slice(-MAX_STARTS);
+}
+/** A key of `startsByDay`: a UTC day. */
+const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
+/** The UTC day of a time, as `startsByDay` keys it. */
+const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
+/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
+function noteStart(project, at) {
+    project.spend.push(at);
+    const days = (project.startsByDay ??= {});
+    const day = utcDay(at);
+    days[day] = (days[day] ?? 0) + 1;
+}
+/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
+function startsIn30Days(project, now) {
+    const from = utcDay(now - OUTCOME_WINDOW_MS + _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
+    return Object.entries(project.startsByDay ?? {})
+        .filter(([day]) => day >= from && day <= utcDay(now))
+        .reduce((sum, [, n]) => sum + n, 0);
 }
 
 
@@ -55771,6 +55823,7 @@ class DecodedURL extends URL {
 /* harmony export */   pdi: () => (/* binding */ transform),
 /* harmony export */   qgA: () => (/* binding */ parse),
 /* harmony export */   rej: () => (/* binding */ strictObject),
+/* harmony export */   sYn: () => (/* binding */ forward),
 /* harmony export */   w1_: () => (/* binding */ startsWith),
 /* harmony export */   xLC: () => (/* binding */ safeParse),
 /* harmony export */   yGV: () => (/* binding */ regex),
@@ -55780,7 +55833,7 @@ class DecodedURL extends URL {
 /* harmony export */   zMY: () => (/* binding */ boolean),
 /* harmony export */   zYL: () => (/* binding */ gtValue)
 /* harmony export */ });
-/* unused harmony exports BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_WEEK_REGEX, ISRC_REGEX, JWS_COMPACT_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, ValiError, _addIssue, _cloneDataset, _formatCase, _getByteCount, _getCodePointCount, _getGraphemeCount, _getLastMetadata, _getWordCount, _isLuhnAlgo, _isSameValueZero, _isValidObjectKey, _isValueMatch, _joinExpects, _standardSchema, _stringify, any, args, argsAsync, arrayAsync, assert, awaitAsync, base64, bic, bigint, blob, brand, bytes, cache, cacheAsync, checkAsync, checkItems, checkItemsAsync, codePoints, config, creditCard, cuid2, customAsync, date, decimal, deleteGlobalConfig, deleteGlobalMessage, deleteSchemaMessage, deleteSpecificMessage, digits, domain, email, emoji, empty, endsWith, entries, entriesFromList, entriesFromObjects, enum, enum_, everyItem, exactOptional, exactOptionalAsync, examples, excludes, fallbackAsync, file, filterItems, findItem, flatten, flavor, forward, forwardAsync, function, function_, getDefault, getDefaults, getDefaultsAsync, getDotPath, getExamples, getFallback, getFallbacks, getFallbacksAsync, getGlobalConfig, getGlobalMessage, getSchemaMessage, getSpecificMessage, graphemes, guard, hash, hexColor, hexadecimal, imei, includes, instance, intersect, intersectAsync, ip, ipv4, ipv6, is, isOfKind, isOfType, isValiError, isbn, isoDate, isoDateTime, isoDateTimeSecond, isoTime, isoTimeSecond, isoTimestamp, isoWeek, isrc, jwsCompact, keyof, ksuid, lazy, lazyAsync, looseObject, looseObjectAsync, looseTuple, looseTupleAsync, ltValue, mac, mac48, mac64, map, mapAsync, mapItems, maxBytes, maxCodePoints, maxEntries, maxGraphemes, maxSize, maxWords, message, mimeType, minBytes, minCodePoints, minEntries, minGraphemes, minSize, minWords, multipleOf, nan, nanoid, never, nonNullable, nonNullableAsync, nonNullish, nonNullishAsync, nonOptional, nonOptionalAsync, normalize, notBytes, notCodePoints, notEntries, notGraphemes, notLength, notSize, notValue, notValues, notWords, null, null_, nullableAsync, nullish, nullishAsync, objectAsync, objectWithRest, objectWithRestAsync, octal, omit, optionalAsync, parseAsync, parseBoolean, parseJson, parser, parserAsync, partial, partialAsync, partialCheck, partialCheckAsync, pick, pipeAsync, promise, rawCheck, rawCheckAsync, rawTransform, rawTransformAsync, readonly, recordAsync, reduceItems, required, requiredAsync, returns, returnsAsync, rfcEmail, safeParseAsync, safeParser, safeParserAsync, set, setAsync, setGlobalConfig, setGlobalMessage, setSchemaMessage, setSpecificMessage, size, slug, someItem, sortItems, strictObjectAsync, strictTuple, strictTupleAsync, stringifyJson, summarize, symbol, toBigint, toBoolean, toCamelCase, toDate, toKebabCase, toMaxValue, toMinValue, toNumber, toPascalCase, toSnakeCase, toString, toUpperCase, transformAsync, trim, trimEnd, trimStart, tuple, tupleAsync, tupleWithRest, tupleWithRestAsync, ulid, undefined, undefined_, undefinedable, undefinedableAsync, unionAsync, unwrap, url, uuid, values, variant, variantAsync, void, void_, words */
+/* unused harmony exports BASE64_REGEX, BIC_REGEX, CUID2_REGEX, DECIMAL_REGEX, DIGITS_REGEX, DOMAIN_REGEX, EMAIL_REGEX, EMOJI_REGEX, HEXADECIMAL_REGEX, HEX_COLOR_REGEX, IMEI_REGEX, IPV4_REGEX, IPV6_REGEX, IP_REGEX, ISO_DATE_REGEX, ISO_DATE_TIME_REGEX, ISO_DATE_TIME_SECOND_REGEX, ISO_TIMESTAMP_REGEX, ISO_TIME_REGEX, ISO_TIME_SECOND_REGEX, ISO_WEEK_REGEX, ISRC_REGEX, JWS_COMPACT_REGEX, KSUID_REGEX, MAC48_REGEX, MAC64_REGEX, MAC_REGEX, NANO_ID_REGEX, OCTAL_REGEX, RFC_EMAIL_REGEX, SLUG_REGEX, ULID_REGEX, UUID_REGEX, ValiError, _addIssue, _cloneDataset, _formatCase, _getByteCount, _getCodePointCount, _getGraphemeCount, _getLastMetadata, _getWordCount, _isLuhnAlgo, _isSameValueZero, _isValidObjectKey, _isValueMatch, _joinExpects, _standardSchema, _stringify, any, args, argsAsync, arrayAsync, assert, awaitAsync, base64, bic, bigint, blob, brand, bytes, cache, cacheAsync, checkAsync, checkItems, checkItemsAsync, codePoints, config, creditCard, cuid2, customAsync, date, decimal, deleteGlobalConfig, deleteGlobalMessage, deleteSchemaMessage, deleteSpecificMessage, digits, domain, email, emoji, empty, endsWith, entries, entriesFromList, entriesFromObjects, enum, enum_, everyItem, exactOptional, exactOptionalAsync, examples, excludes, fallbackAsync, file, filterItems, findItem, flatten, flavor, forwardAsync, function, function_, getDefault, getDefaults, getDefaultsAsync, getDotPath, getExamples, getFallback, getFallbacks, getFallbacksAsync, getGlobalConfig, getGlobalMessage, getSchemaMessage, getSpecificMessage, graphemes, guard, hash, hexColor, hexadecimal, imei, includes, instance, intersect, intersectAsync, ip, ipv4, ipv6, is, isOfKind, isOfType, isValiError, isbn, isoDate, isoDateTime, isoDateTimeSecond, isoTime, isoTimeSecond, isoTimestamp, isoWeek, isrc, jwsCompact, keyof, ksuid, lazy, lazyAsync, looseObject, looseObjectAsync, looseTuple, looseTupleAsync, ltValue, mac, mac48, mac64, map, mapAsync, mapItems, maxBytes, maxCodePoints, maxEntries, maxGraphemes, maxSize, maxWords, message, mimeType, minBytes, minCodePoints, minEntries, minGraphemes, minSize, minWords, multipleOf, nan, nanoid, never, nonNullable, nonNullableAsync, nonNullish, nonNullishAsync, nonOptional, nonOptionalAsync, normalize, notBytes, notCodePoints, notEntries, notGraphemes, notLength, notSize, notValue, notValues, notWords, null, null_, nullableAsync, nullish, nullishAsync, objectAsync, objectWithRest, objectWithRestAsync, octal, omit, optionalAsync, parseAsync, parseBoolean, parseJson, parser, parserAsync, partial, partialAsync, partialCheck, partialCheckAsync, pick, pipeAsync, promise, rawCheck, rawCheckAsync, rawTransform, rawTransformAsync, readonly, recordAsync, reduceItems, required, requiredAsync, returns, returnsAsync, rfcEmail, safeParseAsync, safeParser, safeParserAsync, set, setAsync, setGlobalConfig, setGlobalMessage, setSchemaMessage, setSpecificMessage, size, slug, someItem, sortItems, strictObjectAsync, strictTuple, strictTupleAsync, stringifyJson, summarize, symbol, toBigint, toBoolean, toCamelCase, toDate, toKebabCase, toMaxValue, toMinValue, toNumber, toPascalCase, toSnakeCase, toString, toUpperCase, transformAsync, trim, trimEnd, trimStart, tuple, tupleAsync, tupleWithRest, tupleWithRestAsync, ulid, undefined, undefined_, undefinedable, undefinedableAsync, unionAsync, unwrap, url, uuid, values, variant, variantAsync, void, void_, words */
 //#region src/storages/globalConfig/globalConfig.ts
 let store$4;
 const DEFAULT_CONFIG = {

@@ -1,8 +1,8 @@
-export const id = 389;
-export const ids = [389];
+export const id = 650;
+export const ids = [650];
 export const modules = {
 
-/***/ 389:
+/***/ 2650:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
 
 
@@ -204,76 +204,8 @@ const time = (value) => {
 var dist = __webpack_require__(7934);
 // EXTERNAL MODULE: ./.tmp/ncc-js/records/record.js
 var record = __webpack_require__(6508);
-;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/starts.js
-
-/**
- * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
- * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
- * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
- */
-/** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * duration/* DAY_MS */.sO;
-/**
- * The newest starts kept, however many there were: a budget of more than this many jobs in its
- * window would never be reached, so none may be allowed.
- */
-const MAX_STARTS = 2000;
-/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * duration/* DAY_MS */.sO;
-/** Day counts kept: the outcomes' 30 days and the day in progress. */
-const MAX_DAYS = 31;
-/**
- * The starts as written in the state: the first in epoch milliseconds, then each one's distance
- * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
- * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
- * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
- */
-function encodeStarts(starts) {
-    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
-    return sorted
-        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
-        .join(',');
-}
-/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
-const STEP = /^[0-9a-z]{1,11}$/;
-/**
- * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
- * of shape (a step that is not a base-36 number, or a time beyond any safe number).
- */
-function decodeStarts(text) {
-    if (text === '')
-        return [];
-    const starts = [];
-    let at = 0;
-    for (const step of text.split(',')) {
-        if (!STEP.test(step))
-            return undefined;
-        at += parseInt(step, 36);
-        if (!Number.isSafeInteger(at))
-            return undefined;
-        starts.push(at);
-    }
-    return starts.slice(-MAX_STARTS);
-}
-/** A key of `startsByDay`: a UTC day. */
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
-/** The UTC day of a time, as `startsByDay` keys it. */
-const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
-/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
-function noteStart(project, at) {
-    project.spend.push(at);
-    const days = (project.startsByDay ??= {});
-    const day = utcDay(at);
-    days[day] = (days[day] ?? 0) + 1;
-}
-/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
-function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + duration/* DAY_MS */.sO);
-    return Object.entries(project.startsByDay ?? {})
-        .filter(([day]) => day >= from && day <= utcDay(now))
-        .reduce((sum, [, n]) => sum + n, 0);
-}
-
+// EXTERNAL MODULE: ./.tmp/ncc-js/records/ledger/starts.js
+var starts = __webpack_require__(1554);
 ;// CONCATENATED MODULE: ./.tmp/ncc-js/records/ledger/format.js
 
 
@@ -536,9 +468,9 @@ const unreadRepositories = byRepository(UnreadSchema, MAX_REPOSITORIES);
 const watermarks = byRepository(WatermarkSchema, MAX_WATERMARKS);
 /** Day counts: `YYYY-MM-DD` keys with whole counts of 0 to a million; the last MAX_DAYS days. */
 const dayCounts = dist/* pipe */.FsL(anyRecord, dist/* transform */.pdi(days => Object.fromEntries(Object.entries(days)
-    .filter(([day, n]) => DAY_KEY.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
+    .filter(([day, n]) => starts/* DAY_KEY */.Rc.test(day) && Number.isInteger(n) && n >= 0 && n <= 1e6)
     .sort((a, b) => a[0].localeCompare(b[0]))
-    .slice(-MAX_DAYS))));
+    .slice(-starts/* MAX_DAYS */.de))));
 const ProjectLedgerSchema = fields({
     /** The newest commit of the default branch whose changes have been handed to the agent. */
     documented: maybe(dist/* object */.Ikc({ sha: matching(SHA), at: figure })),
@@ -565,7 +497,7 @@ const ProjectLedgerSchema = fields({
      * When each job and follow-up started (epoch ms), for `max-jobs`: those of the last 31 days, the
      * newest MAX_STARTS, written in their compact form (starts.ts). Out of shape: none.
      */
-    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(decodeStarts), dist/* array */.YOg(dist/* number */.aig())), () => []),
+    spend: dist/* fallback */.NpB(dist/* pipe */.FsL(dist/* string */.YjP(), dist/* transform */.pdi(starts/* decodeStarts */.M4), dist/* array */.YOg(dist/* number */.aig())), () => []),
     /**
      * Jobs and follow-ups started per UTC day (`2026-11-24`), for the dashboard's 30-day outcomes:
      * only the last 31 days are kept.
@@ -628,7 +560,7 @@ const emptyProject = () => dist/* parse */.qgA(ProjectLedgerSchema, {});
 function storedLedger(ledger) {
     const projects = Object.entries(ledger.projects).map(([id, project]) => [
         id,
-        { ...project, spend: encodeStarts(project.spend) }
+        { ...project, spend: (0,starts/* encodeStarts */.wm)(project.spend) }
     ]);
     return { ...ledger, v: LEDGER_FORMAT, projects: Object.fromEntries(projects) };
 }
@@ -681,11 +613,11 @@ function fitLedger(ledger, now) {
     const fitted = structuredClone(ledger);
     for (const project of Object.values(fitted.projects)) {
         project.spend = project.spend
-            .filter(at => at > now - STARTS_KEPT_MS)
+            .filter(at => at > now - starts/* STARTS_KEPT_MS */.Aq)
             .sort((a, b) => a - b)
-            .slice(-MAX_STARTS);
+            .slice(-starts/* MAX_STARTS */.NV);
         if (project.startsByDay) {
-            const from = utcDay(now - MAX_DAYS * duration/* DAY_MS */.sO);
+            const from = (0,starts/* utcDay */.dA)(now - starts/* MAX_DAYS */.de * duration/* DAY_MS */.sO);
             project.startsByDay = Object.fromEntries(Object.entries(project.startsByDay).filter(([day]) => day > from));
         }
         for (const job of project.jobs)
@@ -695,7 +627,7 @@ function fitLedger(ledger, now) {
         // window, without its change list (counted); and, where reader impact is measured, one merged
         // but not measured yet, with its changes (their titles give the terms it is measured on).
         const waits = (j) => awaitsImpact(j, project.impactDays, now);
-        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (fit_openedAt(j) > now - OUTCOME_WINDOW_MS || waits(j)));
+        const older = keptOlder(project.jobs.slice(0, Math.max(0, project.jobs.length - MAX_JOBS)), j => Boolean(j.prLink) && (fit_openedAt(j) > now - starts/* OUTCOME_WINDOW_MS */.di || waits(j)));
         for (const job of older)
             if (!waits(job))
                 trimChanges(job, 0);
@@ -822,7 +754,7 @@ function startsOfAMonth(state) {
         projects: Object.fromEntries(Object.entries(projects).map(([id, project]) => [
             id,
             isRecord(project)
-                ? { ...project, spend: encodeStarts(v1Starts(project, writtenAt)) }
+                ? { ...project, spend: (0,starts/* encodeStarts */.wm)(v1Starts(project, writtenAt)) }
                 : project
         ]))
     };
@@ -837,12 +769,12 @@ function v1Starts(project, writtenAt) {
     const earlier = [];
     for (const [day, n] of Object.entries(days)) {
         const start = Date.parse(`${day}T00:00:00Z`);
-        if (!DAY_KEY.test(day) || !Number.isFinite(start) || utcDay(start) !== day)
+        if (!starts/* DAY_KEY */.Rc.test(day) || !Number.isFinite(start) || (0,starts/* utcDay */.dA)(start) !== day)
             continue;
         if (!Number.isSafeInteger(n))
             continue;
-        const known = kept.filter(at => utcDay(at) === day).length;
-        const missing = Math.min(n - known, MAX_STARTS);
+        const known = kept.filter(at => (0,starts/* utcDay */.dA)(at) === day).length;
+        const missing = Math.min(n - known, starts/* MAX_STARTS */.NV);
         const at = Math.max(start, Math.min(start + duration/* DAY_MS */.sO - 1, latest));
         for (let i = 0; i < missing; i++)
             earlier.push(at);
@@ -971,7 +903,7 @@ function mergeProject(project, ours, added) {
     for (const { at } of lacked.starts) {
         project.spend.push(at);
         const days = (project.startsByDay ??= {});
-        days[utcDay(at)] = (days[utcDay(at)] ?? 0) + 1;
+        days[(0,starts/* utcDay */.dA)(at)] = (days[(0,starts/* utcDay */.dA)(at)] ?? 0) + 1;
     }
     project.spend.sort((a, b) => a - b);
     if (ours.documented && (project.documented?.at ?? -1) < ours.documented.at)
@@ -1791,7 +1723,7 @@ const changes = (job, u) => job.state !== u.state ||
     Boolean(u.draft) !== Boolean(job.draft) ||
     (u.personCommitted !== undefined && u.personCommitted !== job.personCommitted) ||
     Boolean(u.touchUnread && !job.touchUnread);
-const inWindow = (job, now) => fit_openedAt(job) > now - OUTCOME_WINDOW_MS;
+const inWindow = (job, now) => fit_openedAt(job) > now - starts/* OUTCOME_WINDOW_MS */.di;
 /**
  * Not decided yet as far as the ledger knows, or decided without the times the figures need, or
  * merged without knowing whether a person committed to it (unless its commits were too many to
@@ -1813,7 +1745,7 @@ function outcomes(project, now, creditsPerRun = 180) {
     const expired = state('expired');
     const touched = jobs.filter(j => j.state === 'merged' && j.personCommitted !== undefined);
     const decided = merged + closed + expired;
-    const started = startsIn30Days(project, now);
+    const started = (0,starts/* startsIn30Days */.jG)(project, now);
     const toMerge = jobs
         .filter(j => j.state === 'merged' && j.endedAt && j.endedAt >= j.startedAt)
         .map(j => j.endedAt - j.startedAt);
@@ -2917,7 +2849,7 @@ class LedgerSession {
         const changes = changeRefs(batch);
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            noteStart(project, at);
+            (0,starts/* noteStart */.PI)(project, at);
             this.markSeen(project);
             const known = project.jobs.find(j => j.id === job.id);
             if (followUp && known) {
@@ -2945,7 +2877,7 @@ class LedgerSession {
     async counted(job, followUp, note) {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
-            noteStart(project, at);
+            (0,starts/* noteStart */.PI)(project, at);
             project.runs.push({
                 at,
                 url: this.run.url,
@@ -2985,7 +2917,7 @@ class LedgerSession {
         const at = this.now();
         await this.dashboard.write(this.projectId, project => {
             this.handedOver(project, batch, at);
-            noteStart(project, at);
+            (0,starts/* noteStart */.PI)(project, at);
             const id = newBatchId(at);
             project.uncertain.push(keptUncertain({ id, at, what, job: jobId, changes: changeRefs(batch), why }));
             project.runs.push(this.entry(at, batch, 'uncertain', jobId, why));
