@@ -19,7 +19,7 @@ import { codeChangeSuite } from '../support/code-change-suite.js'
 import type { RunResult } from '../support/run-action.js'
 import { IMPACT_MARKER } from '../../src/impact/comment.js'
 import { measuringStep } from '../support/impact-runs.js'
-import { runInProcess } from '../support/run-in-process.js'
+import { runInProcess, startInProcess } from '../support/run-in-process.js'
 import { besidePolicy } from '../support/policy-file.js'
 import {
   API_REFERENCE_SITE,
@@ -282,6 +282,70 @@ describe('reader impact of merged docs pull requests', () => {
     expect(sim.requests('create')).toHaveLength(creates + 1)
     expect(caughtUp.outputs.result).toBe('pr-opened')
     expect(impactComments(pull)).toHaveLength(1)
+  })
+
+  describe('overlapping a change run on the dashboard: both writes are kept, whichever comes first', () => {
+    /** A merge's change run, started: it reads the dashboard before the route `held` answers. */
+    async function heldChangeRun(held: string, pattern: RegExp) {
+      let release = (): void => undefined
+      gh.delays.set(held, new Promise<void>(resolve => (release = resolve)))
+      servers.runId++
+      const code = servers.mergeNext({ title: 'Add a --quiet flag' })
+      const running = startInProcess({
+        clock,
+        ...servers.step({ event: servers.mergedEvent(code), inputs: { 'docs-token': DOCS_TOKEN } })
+      })
+      await gh.received(pattern)
+      gh.delays.delete(held)
+      return { running, release }
+    }
+    const jobs = () => servers.ledgerOf()?.jobs.map(j => j.id) ?? []
+
+    it('a measurement made while a change run waits: the run keeps it beside its new job', async () => {
+      const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+      sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+      await until(dueAt(docsMergedAt))
+      // The change run reads the dashboard, then the state of the docs pull request it lists.
+      const change = await heldChangeRun(
+        'pull',
+        new RegExp(`^GET /repos/${DOCS}/pulls/${pull.number}$`)
+      )
+      const measured = await measure()
+      expect(measured.code).toBe(0)
+      expect(jobOf(pull)?.impact).toBeDefined()
+      change.release()
+      const ran = await change.running.done
+      expect(ran.outputs.result).toBe('pr-opened')
+      expect(jobs()).toHaveLength(2)
+      expect(jobs()).toContain(ran.outputs.jobId)
+      expect(jobOf(pull)?.impact).toBeDefined()
+      expect(impactComments(pull)).toHaveLength(1)
+    })
+
+    it('a change run made while a measurement waits: the measurement keeps its job', async () => {
+      const { pull, codeMergedAt, docsMergedAt } = await documented(2 * DAY)
+      sim.answerByRange(renameWorld(codeMergedAt, docsMergedAt).answer)
+      await until(dueAt(docsMergedAt))
+      // The measurement reads the dashboard, then is held reading the docs pull request's files.
+      let release = (): void => undefined
+      gh.delays.set('pull-files', new Promise<void>(resolve => (release = resolve)))
+      const measuring = startInProcess({ clock, ...measuringStep(servers) })
+      await gh.received(new RegExp(`^GET /repos/${DOCS}/pulls/${pull.number}/files`))
+      gh.delays.delete('pull-files')
+      servers.runId++
+      const code = servers.mergeNext({ title: 'Add a --quiet flag' })
+      const ran = await runInProcess({
+        clock,
+        ...servers.step({ event: servers.mergedEvent(code), inputs: { 'docs-token': DOCS_TOKEN } })
+      })
+      expect(ran.outputs.result).toBe('pr-opened')
+      release()
+      expect((await measuring.done).code).toBe(0)
+      expect(jobOf(pull)?.impact).toBeDefined()
+      expect(jobs()).toContain(ran.outputs.jobId)
+      expect(jobs()).toHaveLength(2)
+      expect(impactComments(pull)).toHaveLength(1)
+    })
   })
 
   it('at most 10 analytics requests per docs pull request and max-requests per run, oldest merge first, the rest next run', async () => {

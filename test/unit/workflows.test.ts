@@ -322,6 +322,21 @@ describe('the merged-change example keeps pull requests closed unmerged out of i
   })
 })
 
+describe('the weekly measurement is never cancelled by a merge', () => {
+  // In the change runs' group, a merge arriving while the measurement waited would cancel it (one
+  // pending run per group) for a week. Its dashboard writes may overlap theirs: the ledger keeps both
+  // (test/flows/reader-impact.test.ts, "overlapping a change run on the dashboard").
+  it('examples/weekly-reader-impact.yml has a concurrency group of its own', () => {
+    type Concurrency = { group: string; 'cancel-in-progress'?: boolean }
+    const groupOf = (file: string) =>
+      (parse(read(path.join('examples', file))) as { concurrency: Concurrency }).concurrency
+    const impact = groupOf('weekly-reader-impact.yml')
+    expect(impact.group).not.toBe(groupOf('docs-catch-up.yml').group)
+    expect(impact.group).toMatch(/^docs-agent-/)
+    expect(impact['cancel-in-progress']).toBe(false)
+  })
+})
+
 describe('no example lets a run its if: turns away take the pending place of one it runs', () => {
   // GitHub keeps one pending run per concurrency group and cancels the one it replaces, whether or
   // not the newcomer's job will run. A group on the workflow takes in every event the triggers
