@@ -51944,8 +51944,6 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
-/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1554);
-
 
 
 /**
@@ -51953,15 +51951,17 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
  * window has no first of the month to reset on.
  */
 const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
-/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
-const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /**
- * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
- * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ * `max-jobs` as the policy file writes it: 1 to 2000 jobs per day, week or month. 2000 is MAX_STARTS
+ * (records/ledger/starts.ts), the starts the ledger keeps: a higher count would never hold. The bound
+ * is in the pattern, so that the editors' JSON Schema (generated from it) refuses what the action
+ * does; test/unit/policy.test.ts checks the two agree.
  */
+const MAX_JOBS_PATTERN = /^([1-9]\d{0,2}|1\d{3}|2000)\/(day|week|month)$/;
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
 function jobBudget(text) {
     const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m || Number(m[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_STARTS */ .NV)
+    if (!m)
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
@@ -52552,7 +52552,9 @@ const POLICY_SCHEMA = valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valib
         description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
     }),
-    'max-jobs': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a count per window such as 20/month'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_JOBS_PATTERN */ .Ho, MAX_JOBS_MESSAGE), valibot__WEBPACK_IMPORTED_MODULE_6__/* .check */ .z6Y(text => (0,_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .jobBudget */ .z5)(text) !== undefined, `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV} starts, so a higher count would never hold`)), {
+    'max-jobs': key(valibot__WEBPACK_IMPORTED_MODULE_6__/* .pipe */ .FsL(valibot__WEBPACK_IMPORTED_MODULE_6__/* .string */ .YjP('must be a count per window such as 20/month'), valibot__WEBPACK_IMPORTED_MODULE_6__/* .regex */ .yGV(_budget_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_JOBS_PATTERN */ .Ho, issue => Number(/^(\d+)\//.exec(String(issue.input))?.[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV
+        ? `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV} starts, so a higher count would never hold`
+        : MAX_JOBS_MESSAGE)), {
         form: `N/day | N/week | N/month (N 1–${_records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_STARTS */ .NV}; a month is 30 days)`,
         description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
         example: '20/month'

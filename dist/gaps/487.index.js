@@ -174,7 +174,9 @@ const POLICY_SCHEMA = dist/* pipe */.FsL(dist/* strictObject */.rej({
         description: 'dashboard: changes start nothing; they wait on the dashboard in one batch with a checkbox and what a run would cost, and a tick by someone with required-permission starts them once (needs dashboard: true). A tick lifts quiet-hours, not max-jobs, max-credits or max-open: a ticked batch they hold waits, still approved, changes merged meanwhile join it without another tick, and the first run with room starts it.',
         example: 'dashboard'
     }),
-    'max-jobs': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a count per window such as 20/month'), dist/* regex */.yGV(budget/* MAX_JOBS_PATTERN */.Ho, MAX_JOBS_MESSAGE), dist/* check */.z6Y(text => (0,budget/* jobBudget */.z5)(text) !== undefined, `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${starts/* MAX_STARTS */.NV} starts, so a higher count would never hold`)), {
+    'max-jobs': key(dist/* pipe */.FsL(dist/* string */.YjP('must be a count per window such as 20/month'), dist/* regex */.yGV(budget/* MAX_JOBS_PATTERN */.Ho, issue => Number(/^(\d+)\//.exec(String(issue.input))?.[1]) > starts/* MAX_STARTS */.NV
+        ? `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${starts/* MAX_STARTS */.NV} starts, so a higher count would never hold`
+        : MAX_JOBS_MESSAGE)), {
         form: `N/day | N/week | N/month (N 1–${starts/* MAX_STARTS */.NV}; a month is 30 days)`,
         description: 'Jobs and follow-ups the agent may start in a rolling window; beyond it, changes wait on the dashboard until a place frees (needs dashboard: true).',
         example: '20/month'

@@ -42151,8 +42151,6 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* unused harmony export parseMaxJobs */
 /* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
 /* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
-/* harmony import */ var _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1554);
-
 
 
 /**
@@ -42160,15 +42158,17 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
  * window has no first of the month to reset on.
  */
 const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
-/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
-const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/;
 /**
- * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
- * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ * `max-jobs` as the policy file writes it: 1 to 2000 jobs per day, week or month. 2000 is MAX_STARTS
+ * (records/ledger/starts.ts), the starts the ledger keeps: a higher count would never hold. The bound
+ * is in the pattern, so that the editors' JSON Schema (generated from it) refuses what the action
+ * does; test/unit/policy.test.ts checks the two agree.
  */
+const MAX_JOBS_PATTERN = /^([1-9]\d{0,2}|1\d{3}|2000)\/(day|week|month)$/;
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
 function jobBudget(text) {
     const m = MAX_JOBS_PATTERN.exec(text);
-    if (!m || Number(m[1]) > _records_ledger_starts_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_STARTS */ .NV)
+    if (!m)
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
@@ -42695,94 +42695,6 @@ function yamlDocument(mapping) {
     return entries(mapping)
         .map(([k, v]) => yamlEntry(k, v))
         .join('\n');
-}
-
-
-/***/ }),
-
-/***/ 1554:
-/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Aq: () => (/* binding */ STARTS_KEPT_MS),
-/* harmony export */   M4: () => (/* binding */ decodeStarts),
-/* harmony export */   NV: () => (/* binding */ MAX_STARTS),
-/* harmony export */   PI: () => (/* binding */ noteStart),
-/* harmony export */   Rc: () => (/* binding */ DAY_KEY),
-/* harmony export */   dA: () => (/* binding */ utcDay),
-/* harmony export */   de: () => (/* binding */ MAX_DAYS),
-/* harmony export */   di: () => (/* binding */ OUTCOME_WINDOW_MS),
-/* harmony export */   jG: () => (/* binding */ startsIn30Days),
-/* harmony export */   wm: () => (/* binding */ encodeStarts)
-/* harmony export */ });
-/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
-
-/**
- * When the jobs and follow-ups of a project started: every start of the last 31 days (`spend`),
- * for `max-jobs` and the budgets over a month, and a count per UTC day (`startsByDay`) for the
- * dashboard's 30-day outcomes. This file holds the compact form the starts are written in.
- */
-/** Starts older than this are never needed again: the longest budget window is a month. */
-const STARTS_KEPT_MS = 31 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
-/**
- * The newest starts kept, however many there were: a budget of more than this many jobs in its
- * window would never be reached, so none may be allowed.
- */
-const MAX_STARTS = 2000;
-/** The dashboard's outcomes cover docs pull requests created in the last 30 days. */
-const OUTCOME_WINDOW_MS = 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO;
-/** Day counts kept: the outcomes' 30 days and the day in progress. */
-const MAX_DAYS = 31;
-/**
- * The starts as written in the state: the first in epoch milliseconds, then each one's distance
- * from the one before, all in base 36 and separated by commas (`"mij5kx3l,2w7k,0,8c1"`). A start
- * is about 5 characters instead of 14: 2,000 starts over a month fit in about 10,000 characters.
- * Sorted oldest first; a start that is not a whole, non-negative number of milliseconds is left out.
- */
-function encodeStarts(starts) {
-    const sorted = starts.filter(at => Number.isSafeInteger(at) && at >= 0).sort((a, b) => a - b);
-    return sorted
-        .map((at, i) => (i === 0 ? at : at - sorted[i - 1]).toString(36))
-        .join(',');
-}
-/** A base-36 number of the compact form: at most 11 digits (36^11 ms is far beyond any date). */
-const STEP = /^[0-9a-z]{1,11}$/;
-/**
- * The starts a compact form holds, oldest first, the newest MAX_STARTS; undefined when it is out
- * of shape (a step that is not a base-36 number, or a time beyond any safe number).
- */
-function decodeStarts(text) {
-    if (text === '')
-        return [];
-    const starts = [];
-    let at = 0;
-    for (const step of text.split(',')) {
-        if (!STEP.test(step))
-            return undefined;
-        at += parseInt(step, 36);
-        if (!Number.isSafeInteger(at))
-            return undefined;
-        starts.push(at);
-    }
-    return starts.slice(-MAX_STARTS);
-}
-/** A key of `startsByDay`: a UTC day. */
-const DAY_KEY = /^\d{4}-\d{2}-\d{2}$/;
-/** The UTC day of a time, as `startsByDay` keys it. */
-const utcDay = (at) => new Date(at).toISOString().slice(0, 10);
-/** A job or follow-up started at `at`: for `max-jobs` and for the 30-day outcomes. */
-function noteStart(project, at) {
-    project.spend.push(at);
-    const days = (project.startsByDay ??= {});
-    const day = utcDay(at);
-    days[day] = (days[day] ?? 0) + 1;
-}
-/** Jobs and follow-ups started in the last 30 days (whole UTC days, today included). */
-function startsIn30Days(project, now) {
-    const from = utcDay(now - OUTCOME_WINDOW_MS + _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO);
-    return Object.entries(project.startsByDay ?? {})
-        .filter(([day]) => day >= from && day <= utcDay(now))
-        .reduce((sum, [, n]) => sum + n, 0);
 }
 
 

@@ -1,6 +1,5 @@
 import { InputError } from '../runner/errors.js'
 import { DAY_MS } from '../runner/duration.js'
-import { MAX_STARTS } from '../records/ledger/starts.js'
 
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
@@ -37,16 +36,18 @@ export interface Limits {
   maxOpen?: number
 }
 
-/** `max-jobs` as the policy file writes it: jobs per day, week or month (jobBudget bounds the count). */
-export const MAX_JOBS_PATTERN = /^([1-9]\d{0,3})\/(day|week|month)$/
-
 /**
- * The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`) or allows
- * more than the MAX_STARTS starts the ledger keeps: such a budget would never be reached.
+ * `max-jobs` as the policy file writes it: 1 to 2000 jobs per day, week or month. 2000 is MAX_STARTS
+ * (records/ledger/starts.ts), the starts the ledger keeps: a higher count would never hold. The bound
+ * is in the pattern, so that the editors' JSON Schema (generated from it) refuses what the action
+ * does; test/unit/policy.test.ts checks the two agree.
  */
+export const MAX_JOBS_PATTERN = /^([1-9]\d{0,2}|1\d{3}|2000)\/(day|week|month)$/
+
+/** The budget `5/day` sets, or undefined when the text is not one (`MAX_JOBS_PATTERN`). */
 export function jobBudget(text: string): JobBudget | undefined {
   const m = MAX_JOBS_PATTERN.exec(text)
-  if (!m || Number(m[1]) > MAX_STARTS) return undefined
+  if (!m) return undefined
   const window = m[2] as keyof typeof BUDGET_WINDOWS
   return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text }
 }

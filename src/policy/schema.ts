@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { DAY_MS, HOUR_MS, parseDuration } from '../runner/duration.js'
 import { MAX_STARTS } from '../records/ledger/starts.js'
-import { MAX_JOBS_PATTERN, jobBudget } from './budget.js'
+import { MAX_JOBS_PATTERN } from './budget.js'
 import {
   APPROVAL_MODES,
   FOLD_MODES,
@@ -278,10 +278,10 @@ export const POLICY_SCHEMA = v.pipe(
       'max-jobs': key(
         v.pipe(
           v.string('must be a count per window such as 20/month'),
-          v.regex(MAX_JOBS_PATTERN, MAX_JOBS_MESSAGE),
-          v.check(
-            text => jobBudget(text) !== undefined,
-            `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${MAX_STARTS} starts, so a higher count would never hold`
+          v.regex(MAX_JOBS_PATTERN, issue =>
+            Number(/^(\d+)\//.exec(String(issue.input))?.[1]) > MAX_STARTS
+              ? `${MAX_JOBS_MESSAGE}: the dashboard's ledger keeps the newest ${MAX_STARTS} starts, so a higher count would never hold`
+              : MAX_JOBS_MESSAGE
           )
         ),
         {

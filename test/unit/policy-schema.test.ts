@@ -149,6 +149,7 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'max-jobs: 5/year\n',
     'max-jobs: 0/day\n',
     'max-jobs: 10000/day\n',
+    'max-jobs: 2001/day\n', // more starts than the ledger keeps
     'max-credits: 0\n',
     'credits-per-run: 10001\n',
     'max-open: 1.5\n',
@@ -177,7 +178,6 @@ describe('the example policy file and samples, judged by both schemas alike', ()
     'extends: cautious\ndashboard: false\n', // a rule across keys and a preset
     'extends: standard\ndashboard: false\n', // a budget only the dashboard's ledger holds
     'max-credits: 100\n', // less than one run's credits-per-run
-    'max-jobs: 2001/day\n', // more starts than the ledger keeps
     'max-credits: 1000000\ncredits-per-run: 1\n',
     'quiet-hours: {from: "07:00", to: "07:00"}\n', // a window never quiet
     'quiet-hours: {days: [sunday, sunday]}\n',

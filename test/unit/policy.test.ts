@@ -4,6 +4,8 @@ import { defaultPolicy } from '../../src/policy/policy.js'
 import { PolicyError, looksSecret } from '../../src/policy/problems.js'
 import { MAX_POLICY_BYTES } from '../../src/policy/choices.js'
 import { readPolicy } from '../../src/policy/read.js'
+import { jobBudget } from '../../src/policy/budget.js'
+import { MAX_STARTS } from '../../src/records/ledger/starts.js'
 import { InputError } from '../../src/runner/errors.js'
 
 const FILE = '.github/docs-agent.yml'
@@ -508,6 +510,10 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
       `${FILE}:1:11: max-jobs: must be N/day, N/week or N/month with N a whole number from 1 to 2000: the dashboard's ledger keeps the newest 2000 starts, so a higher count would never hold; got "2001/day". For example: max-jobs: 20/month`
     )
     expect((await read('max-jobs: 2000/day\n')).maxJobs?.max).toBe(2000)
+    // The pattern (which the editors' JSON Schema holds too) takes exactly 1 to MAX_STARTS.
+    const taken = (n: number | string) => jobBudget(`${n}/week`)?.max
+    for (const n of [1, 9, 10, 99, 100, 999, 1000, 1999, MAX_STARTS]) expect(taken(n)).toBe(n)
+    for (const n of [0, '01', MAX_STARTS + 1, 2999, 9999, 10_000]) expect(taken(n)).toBeUndefined()
     expect((await refused('max-credits: 1000000\n')).message).toBe(
       `${FILE}:1:1: max-credits: 1000000 at credits-per-run: 180 (the default) allows 5555 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write max-credits: 360000 or less, or a higher credits-per-run.`
     )
