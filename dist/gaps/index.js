@@ -51123,16 +51123,13 @@ const actionsOf = (input) => AGENT_ACTIONS.filter(action => ACTION_INPUTS[action
 /* harmony export */   Ho: () => (/* binding */ MAX_JOBS_PATTERN),
 /* harmony export */   z5: () => (/* binding */ jobBudget)
 /* harmony export */ });
-/* unused harmony export parseMaxJobs */
-/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
-/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8703);
-
+/* harmony import */ var _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8703);
 
 /**
  * The rolling windows a budget counts in. A month is 30 days, not a calendar month: a rolling
  * window has no first of the month to reset on.
  */
-const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_1__/* .DAY_MS */ .sO };
+const BUDGET_WINDOWS = { day: _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO, week: 7 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO, month: 30 * _runner_duration_js__WEBPACK_IMPORTED_MODULE_0__/* .DAY_MS */ .sO };
 /**
  * `max-jobs` as the policy file writes it: 1 to 2000 jobs per day, week or month. 2000 is MAX_STARTS
  * (records/ledger/starts.ts), the starts the ledger keeps: a higher count would never hold. The bound
@@ -51147,16 +51144,6 @@ function jobBudget(text) {
         return undefined;
     const window = m[2];
     return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text };
-}
-/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
-function parseMaxJobs(name, raw) {
-    const text = raw.trim().toLowerCase().replace(/\s+/g, '');
-    if (text === '')
-        return undefined;
-    const budget = jobBudget(text.replace(/^0+(?=\d)/, ''));
-    if (!budget)
-        throw new InputError(`Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`);
-    return budget;
 }
 
 

@@ -1,4 +1,3 @@
-import { InputError } from '../runner/errors.js'
 import { DAY_MS } from '../runner/duration.js'
 
 /**
@@ -50,16 +49,4 @@ export function jobBudget(text: string): JobBudget | undefined {
   if (!m) return undefined
   const window = m[2] as keyof typeof BUDGET_WINDOWS
   return { max: Number(m[1]), windowMs: BUDGET_WINDOWS[window], text }
-}
-
-/** v1's `max-jobs` input (spaces and capitals allowed), or nothing for no budget. */
-export function parseMaxJobs(name: string, raw: string): JobBudget | undefined {
-  const text = raw.trim().toLowerCase().replace(/\s+/g, '')
-  if (text === '') return undefined
-  const budget = jobBudget(text.replace(/^0+(?=\d)/, ''))
-  if (!budget)
-    throw new InputError(
-      `Input '${name}' must be a number of jobs per day, week or month, such as 5/day or 20/month; got '${raw}'.`
-    )
-  return budget
 }

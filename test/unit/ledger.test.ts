@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { budgetStates, overBudget, tightest } from '../../src/agent/ledger/budget.js'
-import { parseMaxJobs } from '../../src/policy/budget.js'
+import { jobBudget } from '../../src/policy/budget.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import {
   noteStart,
@@ -19,7 +19,6 @@ import {
 } from '../../src/records/ledger.js'
 import { hoursOrDays, outcomes } from '../../src/agent/ledger/outcomes.js'
 import { RecordSigner, findRecords } from '../../src/records/record.js'
-import { InputError } from '../../src/runner/errors.js'
 
 const KEY = 'mint_test_key_0123456789'
 const PLACE = 'acme/app dashboard'
@@ -415,16 +414,11 @@ describe('outcomes: each figure with its denominator', () => {
 
 describe('max-jobs', () => {
   it('reads a count per day, per week or per 30 days', () => {
-    expect(parseMaxJobs('max-jobs', '5/day')).toEqual({ max: 5, windowMs: DAY, text: '5/day' })
-    expect(parseMaxJobs('max-jobs', ' 20 / Week ')).toMatchObject({ max: 20, windowMs: 7 * DAY })
-    expect(parseMaxJobs('max-jobs', '')).toBeUndefined()
-    expect(parseMaxJobs('max-jobs', '20/Month')).toEqual({
-      max: 20,
-      windowMs: 30 * DAY,
-      text: '20/month'
-    })
-    for (const bad of ['5', '0/day', '5/year', 'five/day', '-1/day', '10000/day'])
-      expect(() => parseMaxJobs('max-jobs', bad)).toThrow(InputError)
+    expect(jobBudget('5/day')).toEqual({ max: 5, windowMs: DAY, text: '5/day' })
+    expect(jobBudget('20/week')).toMatchObject({ max: 20, windowMs: 7 * DAY })
+    expect(jobBudget('20/month')).toEqual({ max: 20, windowMs: 30 * DAY, text: '20/month' })
+    for (const bad of ['', '5', '0/day', '5/year', 'five/day', '-1/day', '10000/day', '20/Month'])
+      expect(jobBudget(bad)).toBeUndefined()
   })
 
   it('counts starts in a rolling window and says when the next place frees', () => {
