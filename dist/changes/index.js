@@ -52021,11 +52021,8 @@ const WEEKDAYS = [
 /* harmony export */   Kq: () => (/* binding */ repositoryKey),
 /* harmony export */   oZ: () => (/* binding */ MAX_CODE_REPOSITORIES)
 /* harmony export */ });
-/* unused harmony exports repositoryParts, readCodeRepositories */
-/* harmony import */ var _runner_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7156);
-/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5403);
-
-
+/* unused harmony export repositoryParts */
+/* harmony import */ var _path_filter_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5403);
 
 /** One ledger's worth: each repository costs a few requests a run and a line on the dashboard. */
 const MAX_CODE_REPOSITORIES = 50;
@@ -52047,29 +52044,7 @@ const repositoryKey = (name) => name.toLowerCase();
  */
 function codeRepository(name, own) {
     const { owner, repo } = repositoryParts(name) ?? { owner: '', repo: '' };
-    return { owner, repo, name, ...(own ? { paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_1__/* .pathFilter */ .Y1)(own.paths, own.ignore) } : {}) };
-}
-/** v1's `code-repositories` input: one repository a line, its globs after a colon. */
-function readCodeRepositories(input, raw, docsRepository) {
-    const lines = v1CodeRepositories(raw);
-    if (lines.length > MAX_CODE_REPOSITORIES)
-        throw new InputError(`Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`);
-    const seen = new Set();
-    return lines.map(({ line, name, paths }) => {
-        if (!repositoryParts(name))
-            throw new InputError(`Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`);
-        const key = repositoryKey(name);
-        if (seen.has(key))
-            throw new InputError(`Input '${input}' lists ${name} twice.`);
-        seen.add(key);
-        if (key === repositoryKey(docsRepository))
-            throw new InputError(`Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`);
-        if (paths && !paths.length)
-            throw new InputError(`Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`);
-        const named = `${input} (${name})`;
-        const rules = paths && readPathFilter(named, paths.join('\n'), named, '');
-        return { ...codeRepository(name), ...(rules ? { paths: rules } : {}) };
-    });
+    return { owner, repo, name, ...(own ? { paths: (0,_path_filter_js__WEBPACK_IMPORTED_MODULE_0__/* .pathFilter */ .Y1)(own.paths, own.ignore) } : {}) };
 }
 
 

@@ -1,6 +1,4 @@
-import { InputError } from '../runner/errors.js'
-import { type PathFilter, pathFilter, readPathFilter } from './path-filter.js'
-import { v1CodeRepositories } from './v1-lists.js'
+import { type PathFilter, pathFilter } from './path-filter.js'
 
 /**
  * `code-repositories`: the code repositories one docs project documents, read in the docs
@@ -45,38 +43,4 @@ export function codeRepository(
 ): CodeRepository {
   const { owner, repo } = repositoryParts(name) ?? { owner: '', repo: '' }
   return { owner, repo, name, ...(own ? { paths: pathFilter(own.paths, own.ignore) } : {}) }
-}
-
-/** v1's `code-repositories` input: one repository a line, its globs after a colon. */
-export function readCodeRepositories(
-  input: string,
-  raw: string,
-  docsRepository: string
-): CodeRepository[] {
-  const lines = v1CodeRepositories(raw)
-  if (lines.length > MAX_CODE_REPOSITORIES)
-    throw new InputError(
-      `Input '${input}' lists ${lines.length} repositories; at most ${MAX_CODE_REPOSITORIES} per docs project.`
-    )
-  const seen = new Set<string>()
-  return lines.map(({ line, name, paths }) => {
-    if (!repositoryParts(name))
-      throw new InputError(
-        `Input '${input}' must list one repository a line as owner/repo (optionally followed by ': ' and its path globs); '${line.slice(0, 120)}' is not one.`
-      )
-    const key = repositoryKey(name)
-    if (seen.has(key)) throw new InputError(`Input '${input}' lists ${name} twice.`)
-    seen.add(key)
-    if (key === repositoryKey(docsRepository))
-      throw new InputError(
-        `Input '${input}' lists ${name}, the repository this workflow runs in: its merges are the docs themselves, never documented again. List the code repositories only, or leave '${input}' empty to document this repository's own changes.`
-      )
-    if (paths && !paths.length)
-      throw new InputError(
-        `Input '${input}': ${name} is followed by ':' but no path globs; write them (such as '${name}: src/**, !**/*.test.ts') or drop the ':'.`
-      )
-    const named = `${input} (${name})`
-    const rules = paths && readPathFilter(named, paths.join('\n'), named, '')
-    return { ...codeRepository(name), ...(rules ? { paths: rules } : {}) }
-  })
 }

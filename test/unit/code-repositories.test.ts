@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import type { BatchPull, ChangeBatch } from '../../src/agent/batch.js'
 import { isChangeRun, planChange } from '../../src/changes/change-plan.js'
 import { changePrompt } from '../../src/changes/change-prompt.js'
-import { readCodeRepositories } from '../../src/policy/code-repositories.js'
+import { codeRepository } from '../../src/policy/code-repositories.js'
 import { renderDashboard } from '../../src/agent/ledger/dashboard-body.js'
 import { type PlanSettings, readInputs, secretsOf } from '../../src/agent/settings.js'
 import { changesAction } from '../../src/changes/changes-action.js'
@@ -22,37 +22,6 @@ const DOCS = 'acme/docs'
 const sha = (c: string): string => c.repeat(40)
 
 describe('code-repositories: the docs project’s repositories, each with its own path rules', () => {
-  const read = (raw: string) => readCodeRepositories('code-repositories', raw, DOCS)
-
-  it('reads one owner/repo a line, with optional globs after a colon; blank lines and comments skipped', () => {
-    const repos = read(
-      'acme/api: src/**, !src/**/*.test.ts\n\n# the CLI\n  acme/cli  \nAcme/web.app'
-    )
-    expect(repos.map(r => r.name)).toEqual(['acme/api', 'acme/cli', 'Acme/web.app'])
-    expect(repos[0]?.paths?.counts('src/client.ts')).toBe(true)
-    expect(repos[0]?.paths?.counts('src/client.test.ts')).toBe(false)
-    expect(repos[0]?.paths?.counts('README.md')).toBe(false)
-    expect(repos[1]?.paths).toBeUndefined()
-  })
-
-  it('refuses what is not a repository list, naming the line and what to write', () => {
-    const cases: [string, RegExp][] = [
-      ['acme', /one repository a line as owner\/repo.*'acme' is not one/],
-      ['acme/api/extra', /'acme\/api\/extra' is not one/],
-      ['-acme/api', /is not one/],
-      ['acme/..', /is not one/],
-      ['acme/api\nACME/API', /lists ACME\/API twice/],
-      ['acme/docs', /the repository this workflow runs in/],
-      ['acme/api:', /followed by ':' but no path globs/],
-      ['acme/api: src/[', /'code-repositories \(acme\/api\)' has a pattern that is not a glob/],
-      [
-        Array.from({ length: 51 }, (_, i) => `acme/r${i}`).join('\n'),
-        /lists 51 repositories; at most 50/
-      ]
-    ]
-    for (const [raw, message] of cases) expect(() => read(raw)).toThrow(message)
-  })
-
   const settings = async (policy: string, inputs: Record<string, string> = {}) =>
     changesAction.settings(
       readInputs(
@@ -143,7 +112,7 @@ describe('planChange with code-repositories', () => {
   const settings: PlanSettings = {
     label: '',
     dashboard: true,
-    codeRepositories: readCodeRepositories('code-repositories', 'acme/api\nacme/cli', DOCS)
+    codeRepositories: [codeRepository('acme/api'), codeRepository('acme/cli')]
   }
   const dispatch = (client_payload: unknown, action = 'docs-agent') =>
     eventOf({ ...(published[0] as object), action, client_payload })
