@@ -45791,8 +45791,6 @@ class Markers {
         return `${this.repository}#${issue}`;
     }
 }
-/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
-const parseMarker = (body, markers, issue) => markers.read(body, issue);
 /**
  * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
  * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's

@@ -22,7 +22,7 @@ import { parsePullLink } from '../../src/github/event.js'
 import { readPathFilter } from '../../src/policy/path-filter.js'
 import { DocsPulls } from '../../src/github/docs-pulls.js'
 import { outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
-import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
+import { type Marker, Markers } from '../../src/agent/comment/marker.js'
 import { type LedgerJob, type ProjectLedger, emptyProject } from '../../src/records/ledger.js'
 import { type PlanSettings, readInputs } from '../../src/agent/settings.js'
 import { changesAction } from '../../src/changes/changes-action.js'
@@ -1174,7 +1174,7 @@ describe('markers of change runs', () => {
       project: 'proj',
       pr: 'https://github.com/o/docs/pull/3'
     }
-    expect(parseMarker(markers.render(marker, 4), markers, 4)).toEqual(marker)
+    expect(markers.read(markers.render(marker, 4), 4)).toEqual(marker)
     const odd = {
       job: 'j',
       run: '9',
@@ -1190,7 +1190,7 @@ describe('markers of change runs', () => {
     })
     // Markers written before they were signed are not read at all.
     expect(
-      parseMarker('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->', markers, 4)
+      markers.read('<!-- mintlify-agent {"job":"job_1","run":"9","attempt":2} -->', 4)
     ).toBeUndefined()
   })
 
@@ -1200,7 +1200,7 @@ describe('markers of change runs', () => {
       4
     )
     expect(body.indexOf('-->')).toBe(body.length - 3)
-    expect(parseMarker(body, markers, 4)?.pr).toBe('https://x.test/a-->b<c')
+    expect(markers.read(body, 4)?.pr).toBe('https://x.test/a-->b<c')
   })
 
   it('say in the comment that the change joined the open docs pull request', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RunEvent } from '../../src/github/event.js'
 import { MAX_COMMENT, outcomeBody, workingBody } from '../../src/agent/comment/comment-body.js'
-import { type Marker, Markers, parseMarker } from '../../src/agent/comment/marker.js'
+import { type Marker, Markers } from '../../src/agent/comment/marker.js'
 import { hasPermission } from '../../src/github/permission.js'
 import { cleanUntrusted } from '../../src/runner/untrusted.js'
 import { commandText } from '../../src/agent/command-text.js'
@@ -256,10 +256,10 @@ describe('marker', () => {
   }
   it('round-trips, signed for its issue, and refuses junk', () => {
     const marker = { job: 'job_1', run: '42', attempt: 2, project: 'proj_1' }
-    expect(parseMarker(`text\n${markers.render(marker, 7)}\nmore`, markers, 7)).toEqual(marker)
-    expect(parseMarker('<!-- mintlify-agent {"run":"1"} -->', markers, 7)).toBeUndefined()
-    expect(parseMarker('<!-- mintlify-agent {not json} -->', markers, 7)).toBeUndefined()
-    expect(parseMarker(undefined, markers, 7)).toBeUndefined()
+    expect(markers.read(`text\n${markers.render(marker, 7)}\nmore`, 7)).toEqual(marker)
+    expect(markers.read('<!-- mintlify-agent {"run":"1"} -->', 7)).toBeUndefined()
+    expect(markers.read('<!-- mintlify-agent {not json} -->', 7)).toBeUndefined()
+    expect(markers.read(undefined, 7)).toBeUndefined()
   })
 
   it('is read only where it was signed, as it was signed, with the key it was signed with', () => {
@@ -313,7 +313,7 @@ describe('comment bodies', () => {
   const sign = (marker: Marker) => markers.render(marker, 7)
   it('carry the marker, the job id and the run link', () => {
     const body = workingBody(ctx, { id: 'job_1' }, false, sign)
-    expect(parseMarker(body, markers, 7)).toEqual(ctx.marker)
+    expect(markers.read(body, 7)).toEqual(ctx.marker)
     expect(body).toContain('job `job_1` · [workflow run](https://github.com/o/r/actions/runs/7)')
   })
   it('stay far below the GitHub limit and never link anything but http(s)', () => {

@@ -66,13 +66,6 @@ export class Markers {
   }
 }
 
-/** A marker in `body` that `markers` signed for `issue` (see Markers.read). */
-export const parseMarker = (
-  body: string | undefined | null,
-  markers: Markers,
-  issue: number
-): Marker | undefined => markers.read(body, issue)
-
 /**
  * Which step of which workflow job wrote a record, and what it asks: the workflow job (GITHUB_JOB)
  * and step (GITHUB_ACTION), and, since a matrix's legs share both, the project and the prompt's
