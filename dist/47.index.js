@@ -532,10 +532,10 @@ function creditProblems(where, file, values, from) {
     const message = at.key === 'credits-per-run'
         ? runs < 1
             ? `${lead('credits-per-run')} is more than ${stated('max-credits')}: no job or follow-up would ever fit, so nothing would start. Write credits-per-run: ${credits} or less, or a higher max-credits.`
-            : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.ceil(credits / starts/* MAX_STARTS */.NV)} or more, or a lower max-credits.`
+            : `${lead('credits-per-run')} lets ${stated('max-credits')} allow ${over}. Write credits-per-run: ${Math.floor(credits / (starts/* MAX_STARTS */.NV + 1)) + 1} or more, or a lower max-credits.`
         : runs < 1
             ? `${lead('max-credits')} is less than ${stated('credits-per-run')}, the estimate of one job or follow-up: none would ever fit, so nothing would start. Write max-credits: ${perRun} or more, or a lower credits-per-run.`
-            : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${starts/* MAX_STARTS */.NV * perRun} or less, or a higher credits-per-run.`;
+            : `${lead('max-credits')} at ${stated('credits-per-run')} allows ${over}. Write max-credits: ${(starts/* MAX_STARTS */.NV + 1) * perRun - 1} or less, or a higher credits-per-run.`;
     return [{ ...at, message }];
 }
 /** The rules across keys, on the values after the preset: a preset can set one side. */

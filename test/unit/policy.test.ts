@@ -515,12 +515,21 @@ describe('the policy file’s problems: file, line, key, what is wrong, what is 
     for (const n of [1, 9, 10, 99, 100, 999, 1000, 1999, MAX_STARTS]) expect(taken(n)).toBe(n)
     for (const n of [0, '01', MAX_STARTS + 1, 2999, 9999, 10_000]) expect(taken(n)).toBeUndefined()
     expect((await refused('max-credits: 1000000\n')).message).toBe(
-      `${FILE}:1:1: max-credits: 1000000 at credits-per-run: 180 (the default) allows 5555 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write max-credits: 360000 or less, or a higher credits-per-run.`
+      `${FILE}:1:1: max-credits: 1000000 at credits-per-run: 180 (the default) allows 5555 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write max-credits: 360179 or less, or a higher credits-per-run.`
     )
     expect((await refused(lines('extends: autopilot', 'credits-per-run: 4'))).message).toBe(
       `${FILE}:2:1: credits-per-run: 4 lets max-credits: 10000 (from the preset autopilot) allow 2500 jobs and follow-ups in 30 days, more than the 2000 starts the dashboard's ledger keeps: the budget would never hold. Write credits-per-run: 5 or more, or a lower max-credits.`
     )
     expect((await read(lines('extends: autopilot', 'credits-per-run: 5'))).creditsPerRun).toBe(5)
+    // The values the messages suggest are the exact bounds: taken, and one step past them refused.
+    expect((await read('max-credits: 360179\n')).maxCredits?.max).toBe(360_179)
+    await refused('max-credits: 360180\n')
+    expect((await refused(lines('max-credits: 4002', 'credits-per-run: 2'))).message).toContain(
+      'Write max-credits: 4001 or less'
+    )
+    expect((await read(lines('max-credits: 4001', 'credits-per-run: 2'))).maxCredits?.max).toBe(
+      4001
+    )
   })
 
   it('refuses quiet hours that are never quiet, and a day listed twice', async () => {
