@@ -34040,13 +34040,17 @@ const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
  * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
- * or merged or closed without its time) are read again, those never read first, then those read
- * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
- * warning naming it; the run goes on.
+ * or merged or closed without its time), and older ones it still lists as open (the ledger keeps
+ * those however old, for max-open and expire-after: one merged by hand must leave), are read again,
+ * those never read first, then those read longest ago, the oldest first: at most MAX_OUTCOME_READS
+ * requests. A token without access is a warning naming it; the run goes on.
  */
 async function refreshOutcomes(project, ctx) {
     const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
+        .filter(j => j.prLink &&
+        !ctx.skip.has(j.id) &&
+        (inWindow(j, ctx.now) || _records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .LIVE */ .L8.has(j.state)) &&
+        unknown(j, ctx.now))
         .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(a) - (0,_records_ledger_js__WEBPACK_IMPORTED_MODULE_5__/* .openedAt */ .vx)(b));
     const changed = [];
     const checked = [];

@@ -37102,13 +37102,17 @@ const DECIDED = new Set(['merged', 'closed', 'expired']);
 const STILL_OPEN = new Set(['active', 'started', 'open']);
 /**
  * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
- * or merged or closed without its time) are read again, those never read first, then those read
- * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
- * warning naming it; the run goes on.
+ * or merged or closed without its time), and older ones it still lists as open (the ledger keeps
+ * those however old, for max-open and expire-after: one merged by hand must leave), are read again,
+ * those never read first, then those read longest ago, the oldest first: at most MAX_OUTCOME_READS
+ * requests. A token without access is a warning naming it; the run goes on.
  */
 async function refreshOutcomes(project, ctx) {
     const due = project.jobs
-        .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
+        .filter(j => j.prLink &&
+        !ctx.skip.has(j.id) &&
+        (inWindow(j, ctx.now) || ledger/* LIVE */.L8.has(j.state)) &&
+        unknown(j, ctx.now))
         .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || (0,ledger/* openedAt */.vx)(a) - (0,ledger/* openedAt */.vx)(b));
     const changed = [];
     const checked = [];
@@ -53177,6 +53181,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   up: () => (/* binding */ DASHBOARD_LABEL),
   rl: () => (/* reexport */ IMPACT_MEASURES),
   E2: () => (/* reexport */ LEDGER_FORMAT),
+  L8: () => (/* reexport */ LIVE),
   GA: () => (/* reexport */ MAX_FORMER_NAMES),
   OP: () => (/* reexport */ MAX_WRITERS),
   di: () => (/* reexport */ starts/* OUTCOME_WINDOW_MS */.di),
@@ -53200,7 +53205,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   jG: () => (/* reexport */ starts/* startsIn30Days */.jG)
 });
 
-// UNUSED EXPORTS: LIVE, STARTS_KEPT_MS, readLedger, utcDay
+// UNUSED EXPORTS: STARTS_KEPT_MS, readLedger, utcDay
 
 // EXTERNAL MODULE: ./node_modules/valibot/dist/index.mjs
 var dist = __nccwpck_require__(7934);

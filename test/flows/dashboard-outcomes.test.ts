@@ -231,6 +231,21 @@ describe('the outcomes of the last 30 days', () => {
     expect(outcomesOf(dashboard())).toContain('14 merged')
   })
 
+  it('reads again a docs pull request older than the window that the ledger still lists as open: one merged by hand leaves the open count', async () => {
+    const first = await runMerged({ 'expire-after': '' })
+    const pull = docsPull(first)
+    await clock.sleep(40 * DAY)
+    // Merged by hand 35 days after it was opened; no run read it since.
+    Object.assign(pull, { ...merged(0), mergedAt: clock.wallNow() - 5 * DAY })
+    pull.closedAt = pull.mergedAt
+    expect(ledgerOf()?.jobs[0]?.state).toBe('open')
+    await runMerged({ 'expire-after': '' })
+    // GitHub's times are whole seconds.
+    const mergedAt = Math.floor((pull.mergedAt as number) / 1000) * 1000
+    expect(ledgerOf()?.jobs[0]).toMatchObject({ state: 'merged', endedAt: mergedAt })
+    expect(docsReads().some(r => r.path === `/repos/${DOCS}/pulls/${pull.number}`)).toBe(true)
+  })
+
   it('a docs token without access: a warning naming docs-token, and the run goes on', async () => {
     docsPull(await runMerged({ 'expire-after': '' }))
     await runMerged({ 'expire-after': '' })

@@ -10,6 +10,7 @@ import { Input } from '../names.js'
 import { type DocsPullUpdate, pullUpdate } from './expiry.js'
 import { isPush, peopleOf } from './staleness.js'
 import {
+  LIVE,
   type LedgerJob,
   OUTCOME_WINDOW_MS,
   type ProjectLedger,
@@ -46,16 +47,23 @@ export interface OutcomeReads {
 
 /**
  * The ledger's docs pull requests of the last 30 days whose outcome is not known yet (still open,
- * or merged or closed without its time) are read again, those never read first, then those read
- * longest ago, the oldest first: at most MAX_OUTCOME_READS requests. A token without access is a
- * warning naming it; the run goes on.
+ * or merged or closed without its time), and older ones it still lists as open (the ledger keeps
+ * those however old, for max-open and expire-after: one merged by hand must leave), are read again,
+ * those never read first, then those read longest ago, the oldest first: at most MAX_OUTCOME_READS
+ * requests. A token without access is a warning naming it; the run goes on.
  */
 export async function refreshOutcomes(
   project: ProjectLedger,
   ctx: OutcomeContext
 ): Promise<OutcomeReads> {
   const due = project.jobs
-    .filter(j => j.prLink && !ctx.skip.has(j.id) && inWindow(j, ctx.now) && unknown(j, ctx.now))
+    .filter(
+      j =>
+        j.prLink &&
+        !ctx.skip.has(j.id) &&
+        (inWindow(j, ctx.now) || LIVE.has(j.state)) &&
+        unknown(j, ctx.now)
+    )
     .sort((a, b) => (a.checkedAt ?? 0) - (b.checkedAt ?? 0) || openedAt(a) - openedAt(b))
   const changed: DocsPullUpdate[] = []
   const checked: DocsPullUpdate[] = []
