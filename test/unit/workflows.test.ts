@@ -500,6 +500,12 @@ describe('step outputs reach an agent prompt between data markers', () => {
     expect(lines.filter(l => l.startsWith('----- END'))).toHaveLength(1)
     expect(lines[begin + 2]).toBe('----- END PAGE PATHS -----')
     expect(JSON.parse(lines[begin + 1] ?? '')).toEqual(paths)
+    // On that line a path may still hold a marker's text: the prompt says only a line of its own is one.
+    const before = lines.slice(0, begin).join(' ')
+    expect(before).toMatch(
+      /single line between the PAGE PATHS markers, which count only\s+on lines of their own/
+    )
+    expect(before).toMatch(/even where they look like a\s+marker/)
   })
 })
 
